@@ -402,8 +402,10 @@ class ExpressionChecker(BuiltinChecker):
                 return t.DefT(record.name) if record.is_card else t.RecordT(record.name)
         if e.id in m.functions or e.id in m.procedures or e.id in BUILTINS:
             return self.error("E0201", e.span, f"'{e.id}' must be called: {e.id}(...)")
+        # `actor` is a word of the language, not a name: offered where an action has one.
+        visible = [*self.visible_names(scope), *(["actor"] if ctx.actor else [])]
         return self.error("E0101", e.span, f"unknown name '{e.id}'",
-                          hint=did_you_mean(e.id, self.visible_names(scope)))
+                          hint=did_you_mean(e.id, visible))
 
     def attribute(self, e: n.Attribute, scope: Scope, ctx: Context) -> t.Type:
         m = self.model
@@ -434,6 +436,9 @@ class ExpressionChecker(BuiltinChecker):
                 candidates = list(m.boards[base.board].fields)
             elif isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name in m.records:
                 candidates = list(m.records[base.name].fields)
+            # the attributes every value of the kind has, besides its declared fields
+            candidates += ["name"] if isinstance(base, named) else []
+            candidates += ["owner"] if isinstance(base, t.CardT) else []
             return self.error("E0104", e.name_span, f"{base} has no field '{e.name}'",
                               hint=did_you_mean(e.name, candidates))
         result = t.PerPlayerT(info.type) if info.per_player else info.type

@@ -4,9 +4,10 @@ The formatter works on tokens, not on the AST, so that every comment and `##` do
 on the line it was written on, next to the code it talks about. Newlines are insignificant in
 the language, so the only thing the formatter may change is the white space between tokens:
 
-* statements and declarations keep the author's lines, but an expression broken over several
-  lines is joined again (unless a comment or a blank line comes between) and broken where the
-  width says (_break_points), so that it wraps the same way whatever the author's breaks;
+* each statement starts a line (where, the parsed file says: compiler.fmt_lines), but the
+  only one of a block written on one line; an expression broken over several lines is joined
+  again (unless a comment or a blank line comes between) and broken where the width says
+  (_break_points), so that it wraps the same way whatever the author's breaks;
 * indentation is computed: two spaces per open brace, two more on a continuation line (one that
   goes on with the expression of the line before), two more per bracket left open;
 * spacing between tokens on a line is fixed by the kinds of the two tokens;
@@ -26,9 +27,15 @@ import difflib
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler.fmt_lines import (
+    cut_statements,
+    else_after_brace,
+    own_lines_for_braces,
+    statement_starts,
+)
 from compiler.project import path_problem
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, render
@@ -78,13 +85,14 @@ _DECLARATION_WORDS = frozenset({
 class Token:
     kind: str
     text: str
+    column: int = field(default=0, compare=False)  # 1-based, where the text has it
 
 
 def tokenize(text: str) -> list[list[Token]] | None:
     """The tokens of each line of text (blank lines are empty), or None where no token of the
     language starts (the parser reports those)."""
     lines: list[list[Token]] = [[]]
-    position = 0
+    position = line_start = 0
     while position < len(text):
         match = _TOKEN.match(text, position)
         if match is None:
@@ -94,9 +102,10 @@ def tokenize(text: str) -> list[list[Token]] | None:
         assert kind is not None
         if kind == "newline":
             lines.append([])
+            line_start = position
         elif kind != "space":
             lines[-1].append(Token(kind, match.group().rstrip() if kind == "comment" else
-                                   match.group()))
+                                   match.group(), match.start() - line_start + 1))
     if not lines[-1]:
         lines.pop()
     return lines
@@ -148,9 +157,11 @@ class _Line:
     top_declaration: bool = False  # starts a declaration at the top level
 
 
-def _continues(code: Sequence[Token], stack: list[str], previous: Token | None) -> bool:
+def _continues(code: Sequence[Token], stack: list[str], previous: Token | None,
+               reaching: bool = False) -> bool:
     """Whether a line of code (not empty) goes on with the expression of the line before, with
-    the brackets `stack` open and `previous` the last code token before it."""
+    the brackets `stack` open and `previous` the last code token before it (`reaching`: in the
+    zone list of a `reaches`)."""
     first = code[0]
     braces = stack.count("{")
     brackets = len(stack) - braces - (first.text in (")", "]"))
@@ -164,6 +175,7 @@ def _continues(code: Sequence[Token], stack: list[str], previous: Token | None) 
         return brackets > 0 or (previous is not None and previous.text in _OPEN_ENDS)
     return (
         innermost in ("(", "[")
+        or (reaching and previous is not None and previous.text == ",")
         or (previous is not None and previous.text in _OPEN_ENDS
             and previous.kind in ("op", "word") and previous.text != "{"
             and not (previous.text == "," and innermost == "{"))
@@ -187,38 +199,46 @@ def _track(code: Sequence[Token], stack: list[str], previous: Token | None) -> T
     return previous
 
 
-def _joined(lines: list[list[Token]]) -> tuple[list[list[Token]], dict[int, list[list[Token]]]]:
+def _joined(lines: list[list[Token]]) -> list[list[Token]]:
     """The lines with each expression that the author broke over several lines on one line
     again, so that where it breaks depends on the width only: a line that goes on with the
-    expression of the one before joins it, unless a comment or a blank line comes between.
-    Also, by the id of each joined line, the lines it was made of."""
+    expression of the one before joins it, unless a comment or a blank line comes between."""
     out: list[list[Token]] = []
-    made_of: dict[int, list[list[Token]]] = {}
     stack: list[str] = []
     previous: Token | None = None
+    reaching = False
     last: list[Token] = []  # the output line that the next one may join
     for tokens in lines:
         code = [t for t in tokens if t.kind != "comment"]
         joins = (bool(code) and bool(last) and last[-1].kind != "comment"
                  and tokens[-1].kind != "comment" and code[0].kind != "annotation"
-                 and _continues(code, stack, previous))
+                 and _continues(code, stack, previous, reaching))
         if joins:
-            parts = made_of.pop(id(last), [last])
             last = last + tokens
             out[-1] = last
-            made_of[id(last)] = [*parts, tokens]
         else:
             last = list(tokens) if code else []
             out.append(list(tokens))
+        reaching = _reaching(code, reaching)
         previous = _track(code, stack, previous)
-    return out, made_of
+    return out
+
+
+def _reaching(code: Sequence[Token], reaching: bool) -> bool:
+    """Whether, after a line of code, the list of zones after an effect type's `reaches` goes
+    on (its commas are outside brackets, and a line after one of them continues it)."""
+    for token in code:
+        if token.text == "reaches":
+            reaching = True
+        elif token.text in ("=", "{", "}", ")"):
+            reaching = False
+    return reaching
 
 
 class _Layout:
     def __init__(self, lines: list[list[Token]], breaking: bool) -> None:
-        self.pieces: dict[int, list[list[Token]]] = {}
         if breaking:
-            lines, self.pieces = _joined(lines)
+            lines = _joined(lines)
         self.lines = lines
         self.breaking = breaking
 
@@ -228,6 +248,7 @@ class _Layout:
         out: list[_Line | None] = []
         stack: list[str] = []  # the open brackets
         previous: Token | None = None  # the last code token so far
+        reaching = False
         pending = list(reversed(self.lines))
         while pending:
             tokens = pending.pop()
@@ -246,17 +267,12 @@ class _Layout:
                 braces -= 1
             elif first.text in (")", "]"):
                 brackets -= 1
-            continuing = _continues(code, stack, previous)
+            continuing = _continues(code, stack, previous, reaching)
             indent = 2 * braces + (2 if continuing else 0) + 2 * max(brackets, 0)
             text = self._join(code, previous)
             if self.breaking and indent + len(text) > WIDTH:
                 widths = self._widths(code, previous)
                 points = _break_points(tokens, indent, widths)
-                pieces = self.pieces.pop(id(tokens), None)
-                if not points and pieces:
-                    # Nowhere to break what was joined: the author's lines stay.
-                    pending.extend(reversed(pieces))
-                    continue
                 if points and all(tokens[point].text == "else" for point in points):
                     # An `if` that does not fit has each `else` start a line.
                     cuts = [0, *points]
@@ -274,6 +290,7 @@ class _Layout:
             top = (not stack and not continuing
                    and (first.kind == "annotation" or first.text in _DECLARATION_WORDS))
             out.append(_Line(stack.count("{"), indent, text, comment, top))
+            reaching = _reaching(code, reaching)
             previous = _track(code, stack, previous)
         return out
 
@@ -319,7 +336,9 @@ def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[i
             closes[opened.pop()] = index
     points: list[tuple[int, int, int]] = []  # (depth in brackets, rank, index)
     depth: list[int] = []
+    reaching = False
     for index, token in enumerate(code):
+        reaching = _reaching([token], reaching)
         previous = code[index - 1] if index else token
         if index and previous.kind == "op" and previous.text in ("=", "+=", "-=") \
                 and not depth and indent + widths[index] <= WIDTH \
@@ -335,13 +354,16 @@ def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[i
                 token.text == "else" and index + 1 < len(code)
                 and code[index + 1].text != "{" and previous.text != "}"):
             points.append((len(depth), _BREAK_RANKS.get(token.text, 0), index))
-        elif token.kind == "op" and token.text in ("+", "-") and not depth \
-                and index + 1 < len(code) and _is_value_end(previous) and previous.text != "?":
-            points.append((0, 4, index))
-        elif previous.text == "," and depth and code[depth[-1]].text in ("(", "["):
+        elif token.kind == "op" and token.text in _OPERATOR_RANKS and index + 1 < len(code) \
+                and _is_value_end(previous) and previous.text != "?":
+            points.append((len(depth), _OPERATOR_RANKS[token.text], index))
+        elif (previous.text == "," or token.text in ("for", "where")) and depth \
+                and code[depth[-1]].text in ("(", "["):
             close = closes.get(depth[-1], len(code) - 1)
             if indent + widths[close + 1] > WIDTH:
                 points.append((len(depth), 1, index))
+        elif previous.text == "," and not depth and reaching:
+            points.append((0, 1, index))
     best = min(((d, rank) for d, rank, _ in points), default=(0, 0))
     return [index for d, rank, index in points if (d, rank) == best]
 
@@ -349,13 +371,17 @@ def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[i
 # Which places of a long line are broken first (the lower the sooner): the places of the least
 # deep operator of the expression, so that each line holds whole operands.
 _BREAK_RANKS = {"else": 0, "says": 0, "then": 1, "ordered": 1, "or": 2, "and": 3}
+# Before a binary operator, the lowest in precedence first: comparisons, then `+` `-`, then
+# `*` `/` `%`.
+_OPERATOR_RANKS = {"==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5,
+                   "*": 6, "/": 6, "%": 6}
 
 
 def _worth_a_line(rest: list[Token], width: int) -> bool:
     """Whether the expression after a `=` gains from a line of its own: it fits there, or it
     can be broken (a long string alone would only move)."""
     return width <= WIDTH or any(
-        token.text in ("and", "or", "then", "else", "says", "ordered", ",", "+", "-")
+        token.text in ("and", "or", "then", "else", "says", "ordered", ",", *_OPERATOR_RANKS)
         for token in rest)
 
 
@@ -447,46 +473,18 @@ def _comment_indents(lines: list[_Line | None]) -> None:
             line.indent = following.indent
 
 
-def _own_lines_for_braces(lines: list[list[Token]]) -> list[list[Token]]:
-    """A block that spans several lines opens at the end of a line and closes at the start of
-    one: split the lines where code follows such a `{` or precedes such a `}`."""
-    cuts: set[tuple[int, int]] = set()  # (line, token index) where a new line starts
-    opened: list[tuple[int, int]] = []
-    for number, tokens in enumerate(lines):
-        for index, token in enumerate(tokens):
-            if token.kind != "op":
-                continue
-            if token.text == "{":
-                opened.append((number, index))
-            elif token.text == "}" and opened:
-                start_line, start_index = opened.pop()
-                if start_line == number:
-                    continue
-                if start_index + 1 < len(lines[start_line]) and \
-                        lines[start_line][start_index + 1].kind != "comment":
-                    cuts.add((start_line, start_index + 1))
-                if index > 0:
-                    cuts.add((number, index))
-    if not cuts:
-        return lines
-    out: list[list[Token]] = []
-    for number, tokens in enumerate(lines):
-        at = sorted(index for line, index in cuts if line == number)
-        for start, end in zip([0, *at], [*at, len(tokens)], strict=True):
-            out.append(tokens[start:end])
-    return out
-
-
-def layout(text: str, *, breaking: bool = True) -> str | None:
+def layout(text: str, *, breaking: bool = True,
+           statements: set[tuple[int, int]] | None = None) -> str | None:
     """text in the canonical layout, or None when it is not made of the language's tokens.
-    It does not check that text parses: `format_source` does. Without breaking, no line is
-    broken: not a long one, nor one with code after the `{` or before the `}` of a block that
-    spans several lines."""
+    It does not check that text parses: `format_source` does. `statements`: where the text's
+    statements start (fmt_lines.statement_starts), each then starting a line. Without
+    breaking, no line is broken: not a long one, nor one with code after the `{` or before the
+    `}` of a block that spans several lines, nor one that holds several statements."""
     lines = tokenize(text)
     if lines is None:
         return None
     if breaking:
-        lines = _own_lines_for_braces(lines)
+        lines = else_after_brace(own_lines_for_braces(cut_statements(lines, statements or set())))
     laid = _Layout(lines, breaking).run()
     _comment_indents(laid)
     return _render(_spacing(laid))
@@ -501,7 +499,7 @@ def format_source(source: SourceFile, diagnostics: Diagnostics) -> str | None:
     original = parse(source, diagnostics)
     if original is None or diagnostics.has_errors:
         return None
-    formatted = layout(source.text)
+    formatted = layout(source.text, statements=statement_starts(original))
     if formatted is None:
         raise FormatError(f"{source.name}: tokens the parser took but the formatter did not")
     if formatted == source.text:

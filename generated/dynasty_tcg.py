@@ -2395,7 +2395,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if T_CARD_504[s.card_def[v_c]]
+        if T_CARD_505[s.card_def[v_c]]
     ]
 
 
@@ -3867,29 +3867,29 @@ def enter_draw_phase(s: State) -> None:
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
-        s.g_current = s.next_in(s.g_current)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+        s.g_current = s.next_in(s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
-        s.g_current = s.captain(s.p_facing[s.g_current])
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+        s.g_current = s.captain(s.p_facing[s.g_current])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
     s.goto(1)  # draw_phase
 
 
@@ -5213,35 +5213,35 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
-    v_searched = (v_b in s.zones[Z_DECK + actor])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+    v_searched = (v_b in s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
-            s.k_Card_held_by[v_i] = v_b
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
-        proc_leave_field(s, v_u)
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+            s.k_Card_held_by[v_i] = v_b
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
-    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-    s.k_Card_kills[v_b] = 0
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
-    s.k_Card_plain[v_b] = False
+    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
@@ -5373,7 +5373,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5394,18 +5394,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5414,21 +5414,21 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
-        s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+        s.k_Card_battled[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5437,16 +5437,16 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
         if check and not f_fresh(s, actor, v_at):
             continue
         row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
                 if not all(
                     (
                         (
@@ -5460,7 +5460,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(row[v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5473,7 +5473,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5490,43 +5490,43 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
-        s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+        s.k_Card_battled[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5536,25 +5536,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5564,7 +5564,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5581,22 +5581,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
-    s.k_Card_deposited[v_c] = s.g_turn
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
-    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
+    s.k_Card_deposited[v_c] = s.g_turn
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5634,7 +5634,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5656,7 +5656,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5667,7 +5667,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5684,23 +5684,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
-    s.p_credit[actor] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
+    s.p_credit[actor] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5712,7 +5712,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5741,14 +5741,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5766,7 +5766,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5777,7 +5777,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5794,24 +5794,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
-    s.p_credit[actor] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
+    s.p_credit[actor] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5824,7 +5824,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -5867,7 +5867,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -5875,7 +5875,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -5897,7 +5897,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5909,7 +5909,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -5921,29 +5921,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
-    s.k_Card_deposited[v_c] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
+    s.k_Card_deposited[v_c] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5955,7 +5955,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5969,7 +5969,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -5985,7 +5985,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6001,7 +6001,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6012,7 +6012,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6028,23 +6028,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6075,18 +6075,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6102,9 +6102,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6113,15 +6113,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6130,7 +6130,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6139,7 +6139,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6156,18 +6156,18 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6175,13 +6175,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6194,19 +6194,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6235,23 +6235,23 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
-                if not T_CARD_1258[s.card_def[v_o]]:
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                if not T_CARD_1259[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6269,7 +6269,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6280,7 +6280,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6295,15 +6295,15 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6311,13 +6311,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6330,16 +6330,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6399,7 +6399,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6419,7 +6419,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6431,7 +6431,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6451,45 +6451,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
-    s.p_retreated[actor] = True
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+    s.p_retreated[actor] = True
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6499,7 +6499,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6515,23 +6515,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6540,7 +6540,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1246
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6549,18 +6549,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6577,18 +6577,18 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6596,13 +6596,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6615,19 +6615,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6656,23 +6656,23 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
-                if not T_CARD_1258[s.card_def[v_o]]:
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                if not T_CARD_1259[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6690,7 +6690,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6701,7 +6701,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6716,15 +6716,15 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6732,13 +6732,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6751,16 +6751,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6820,7 +6820,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6840,7 +6840,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6852,7 +6852,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -6868,23 +6868,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -6893,25 +6893,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -6928,18 +6928,18 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6947,13 +6947,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6966,19 +6966,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7007,23 +7007,23 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
-                if not T_CARD_1258[s.card_def[v_o]]:
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                if not T_CARD_1259[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7041,7 +7041,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7052,7 +7052,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7067,15 +7067,15 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
-    if not T_CARD_1258[s.card_def[v_o]]:
-        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+    if not T_CARD_1259[s.card_def[v_o]]:
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7083,13 +7083,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7102,16 +7102,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7171,7 +7171,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7191,7 +7191,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7203,7 +7203,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7219,29 +7219,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
-    s.g_replying = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
-    for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
-        proc_resolve_order(s, v_o)
+    s.g_replying = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+        proc_resolve_order(s, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7250,25 +7250,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1358
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7276,7 +7276,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7293,24 +7293,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7322,7 +7322,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7357,14 +7357,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7382,7 +7382,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7393,7 +7393,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7409,25 +7409,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7436,7 +7436,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -8100,7 +8100,7 @@ N_CELL_BEHIND: Final = (
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_504: Final[tuple[bool, ...]] = tuple(
+T_CARD_505: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
     for d in range(55)
 )
@@ -8112,7 +8112,7 @@ T_CARD_1060: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
     for d in range(55)
 )
-T_CARD_1258: Final[tuple[bool, ...]] = tuple(
+T_CARD_1259: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
     for d in range(55)
 )

@@ -2426,7 +2426,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:413
+# rulebooks/rulers_gambit/rulers_gambit.rules:419
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2436,7 +2436,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:415
+# rulebooks/rulers_gambit/rulers_gambit.rules:421
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2446,7 +2446,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:418
+# rulebooks/rulers_gambit/rulers_gambit.rules:424
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2456,7 +2456,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:423
+# rulebooks/rulers_gambit/rulers_gambit.rules:429
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2466,13 +2466,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:427
+# rulebooks/rulers_gambit/rulers_gambit.rules:433
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:430
+# rulebooks/rulers_gambit/rulers_gambit.rules:436
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2481,7 +2481,7 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:436
+# rulebooks/rulers_gambit/rulers_gambit.rules:442
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
     keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
@@ -2514,7 +2514,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:443
+# rulebooks/rulers_gambit/rulers_gambit.rules:449
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2532,13 +2532,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:449
+# rulebooks/rulers_gambit/rulers_gambit.rules:455
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((not f_in_recovery(s, v_c)) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:452
+# rulebooks/rulers_gambit/rulers_gambit.rules:458
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2556,7 +2556,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:458
+# rulebooks/rulers_gambit/rulers_gambit.rules:464
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2572,7 +2572,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:464
+# rulebooks/rulers_gambit/rulers_gambit.rules:470
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2588,13 +2588,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:470
+# rulebooks/rulers_gambit/rulers_gambit.rules:476
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:473
+# rulebooks/rulers_gambit/rulers_gambit.rules:479
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
@@ -2603,7 +2603,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:477
+# rulebooks/rulers_gambit/rulers_gambit.rules:483
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2637,19 +2637,19 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:489
+# rulebooks/rulers_gambit/rulers_gambit.rules:495
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if T_CARD_490[s.card_def[v_c]]
+        if T_CARD_496[s.card_def[v_c]]
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:496
+# rulebooks/rulers_gambit/rulers_gambit.rules:502
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (
@@ -2659,7 +2659,7 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:503
+# rulebooks/rulers_gambit/rulers_gambit.rules:509
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? A standing unit that has made no attack yet may; one that has
     attacked may again while it has made fewer attacks than it may make (decisions
@@ -2679,13 +2679,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:509
+# rulebooks/rulers_gambit/rulers_gambit.rules:515
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:514
+# rulebooks/rulers_gambit/rulers_gambit.rules:520
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2699,13 +2699,13 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:519
+# rulebooks/rulers_gambit/rulers_gambit.rules:525
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:524
+# rulebooks/rulers_gambit/rulers_gambit.rules:530
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2717,7 +2717,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:529
+# rulebooks/rulers_gambit/rulers_gambit.rules:535
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2727,7 +2727,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:534
+# rulebooks/rulers_gambit/rulers_gambit.rules:540
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2740,7 +2740,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:540
+# rulebooks/rulers_gambit/rulers_gambit.rules:546
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2749,7 +2749,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:545
+# rulebooks/rulers_gambit/rulers_gambit.rules:551
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2760,7 +2760,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:813
+# rulebooks/rulers_gambit/rulers_gambit.rules:819
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2769,120 +2769,120 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:897
+# rulebooks/rulers_gambit/rulers_gambit.rules:903
 def f_heuristic(s: State, v_p: int) -> int:
     """Who leads in a game not over, for search agents (decision HEURISTIC)."""
     return s.p_lp[v_p]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:551
+# rulebooks/rulers_gambit/rulers_gambit.rules:557
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:552
+    # rulebooks/rulers_gambit/rulers_gambit.rules:558
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:552
+        # rulebooks/rulers_gambit/rulers_gambit.rules:558
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:556
+# rulebooks/rulers_gambit/rulers_gambit.rules:562
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:557
+    # rulebooks/rulers_gambit/rulers_gambit.rules:563
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:557
+        # rulebooks/rulers_gambit/rulers_gambit.rules:563
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:563
+# rulebooks/rulers_gambit/rulers_gambit.rules:569
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:564
+    # rulebooks/rulers_gambit/rulers_gambit.rules:570
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:565
+        # rulebooks/rulers_gambit/rulers_gambit.rules:571
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:565
+            # rulebooks/rulers_gambit/rulers_gambit.rules:571
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:565
+            # rulebooks/rulers_gambit/rulers_gambit.rules:571
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:571
+# rulebooks/rulers_gambit/rulers_gambit.rules:577
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:572
+    # rulebooks/rulers_gambit/rulers_gambit.rules:578
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:576
+# rulebooks/rulers_gambit/rulers_gambit.rules:582
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:577
+    # rulebooks/rulers_gambit/rulers_gambit.rules:583
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:581
+# rulebooks/rulers_gambit/rulers_gambit.rules:587
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:582
+    # rulebooks/rulers_gambit/rulers_gambit.rules:588
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:582
+        # rulebooks/rulers_gambit/rulers_gambit.rules:588
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:586
+# rulebooks/rulers_gambit/rulers_gambit.rules:592
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:587
+    # rulebooks/rulers_gambit/rulers_gambit.rules:593
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:587
+        # rulebooks/rulers_gambit/rulers_gambit.rules:593
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:591
+# rulebooks/rulers_gambit/rulers_gambit.rules:597
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:592
+    # rulebooks/rulers_gambit/rulers_gambit.rules:598
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:596
+# rulebooks/rulers_gambit/rulers_gambit.rules:602
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:597
+    # rulebooks/rulers_gambit/rulers_gambit.rules:603
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:601
+# rulebooks/rulers_gambit/rulers_gambit.rules:607
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:602
+    # rulebooks/rulers_gambit/rulers_gambit.rules:608
     s.k_Card_bonus_attack[v_c] += v_a
-    # rulebooks/rulers_gambit/rulers_gambit.rules:603
+    # rulebooks/rulers_gambit/rulers_gambit.rules:609
     s.k_Card_bonus_defence[v_c] += v_d
-    # rulebooks/rulers_gambit/rulers_gambit.rules:604
+    # rulebooks/rulers_gambit/rulers_gambit.rules:610
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:608
+# rulebooks/rulers_gambit/rulers_gambit.rules:614
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:609
+    # rulebooks/rulers_gambit/rulers_gambit.rules:615
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:609
+        # rulebooks/rulers_gambit/rulers_gambit.rules:615
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:615
+# rulebooks/rulers_gambit/rulers_gambit.rules:621
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:616
+    # rulebooks/rulers_gambit/rulers_gambit.rules:622
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:616
+        # rulebooks/rulers_gambit/rulers_gambit.rules:622
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2890,21 +2890,21 @@ def proc_injure(s: State, v_c: int) -> None:
         ):
             proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:618
+        # rulebooks/rulers_gambit/rulers_gambit.rules:624
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:619
+        # rulebooks/rulers_gambit/rulers_gambit.rules:625
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:627
+# rulebooks/rulers_gambit/rulers_gambit.rules:633
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:628
+    # rulebooks/rulers_gambit/rulers_gambit.rules:634
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:628
+        # rulebooks/rulers_gambit/rulers_gambit.rules:634
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2918,22 +2918,22 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:630
+        # rulebooks/rulers_gambit/rulers_gambit.rules:636
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:631
+        # rulebooks/rulers_gambit/rulers_gambit.rules:637
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:632
+        # rulebooks/rulers_gambit/rulers_gambit.rules:638
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:639
+# rulebooks/rulers_gambit/rulers_gambit.rules:645
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:640
+    # rulebooks/rulers_gambit/rulers_gambit.rules:646
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:640
+        # rulebooks/rulers_gambit/rulers_gambit.rules:646
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2950,18 +2950,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:643
+        # rulebooks/rulers_gambit/rulers_gambit.rules:649
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:644
+        # rulebooks/rulers_gambit/rulers_gambit.rules:650
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:649
+# rulebooks/rulers_gambit/rulers_gambit.rules:655
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:650
+    # rulebooks/rulers_gambit/rulers_gambit.rules:656
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:650
+        # rulebooks/rulers_gambit/rulers_gambit.rules:656
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2975,18 +2975,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:652
+        # rulebooks/rulers_gambit/rulers_gambit.rules:658
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:653
+        # rulebooks/rulers_gambit/rulers_gambit.rules:659
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:659
+# rulebooks/rulers_gambit/rulers_gambit.rules:665
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:660
+    # rulebooks/rulers_gambit/rulers_gambit.rules:666
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -2994,270 +2994,270 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:661
+        # rulebooks/rulers_gambit/rulers_gambit.rules:667
         if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:661
+            # rulebooks/rulers_gambit/rulers_gambit.rules:667
             proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:662
+        # rulebooks/rulers_gambit/rulers_gambit.rules:668
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:667
+# rulebooks/rulers_gambit/rulers_gambit.rules:673
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:668
+    # rulebooks/rulers_gambit/rulers_gambit.rules:674
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:668
+        # rulebooks/rulers_gambit/rulers_gambit.rules:674
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:674
+# rulebooks/rulers_gambit/rulers_gambit.rules:680
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:675
-    for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:676
-        s.k_Card_equipped_to[v_e] = None
-        # rulebooks/rulers_gambit/rulers_gambit.rules:677
-        s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:679
-    s.k_Card_rested[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:680
-    s.k_Card_attacks_made[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:681
-    s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:683
-    s.k_Card_set_turn[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:684
-    s.k_Card_equipped_to[v_c] = None
+    for v_e in f_equips_of(s, v_c):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:682
+        s.k_Card_equipped_to[v_e] = None
+        # rulebooks/rulers_gambit/rulers_gambit.rules:683
+        s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:685
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:686
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_attacks_made[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:687
+    s.k_Card_ability_used[v_c] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:689
+    s.k_Card_set_turn[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:690
+    s.k_Card_equipped_to[v_c] = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:691
+    s.k_Card_bonus_attack[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:692
+    s.k_Card_bonus_defence[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:693
     s.k_Card_bonus_critical[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:688
+    # rulebooks/rulers_gambit/rulers_gambit.rules:694
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:695
+# rulebooks/rulers_gambit/rulers_gambit.rules:701
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:696
+    # rulebooks/rulers_gambit/rulers_gambit.rules:702
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:697
+        # rulebooks/rulers_gambit/rulers_gambit.rules:703
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:698
+        # rulebooks/rulers_gambit/rulers_gambit.rules:704
         s.k_Card_awakened[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:699
+        # rulebooks/rulers_gambit/rulers_gambit.rules:705
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:705
+# rulebooks/rulers_gambit/rulers_gambit.rules:711
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:706
+    # rulebooks/rulers_gambit/rulers_gambit.rules:712
     proc_leave_field(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:707
+    # rulebooks/rulers_gambit/rulers_gambit.rules:713
     s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:708
+    # rulebooks/rulers_gambit/rulers_gambit.rules:714
     raise_destroyed(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:709
+    # rulebooks/rulers_gambit/rulers_gambit.rules:715
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:715
+# rulebooks/rulers_gambit/rulers_gambit.rules:721
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:716
+    # rulebooks/rulers_gambit/rulers_gambit.rules:722
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:716
+        # rulebooks/rulers_gambit/rulers_gambit.rules:722
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:716
+        # rulebooks/rulers_gambit/rulers_gambit.rules:722
         proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:717
+    # rulebooks/rulers_gambit/rulers_gambit.rules:723
     if f_has(s, v_u, KEYWORD_TRAMPLE):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:717
+        # rulebooks/rulers_gambit/rulers_gambit.rules:723
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:722
+# rulebooks/rulers_gambit/rulers_gambit.rules:728
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:723
+    # rulebooks/rulers_gambit/rulers_gambit.rules:729
     v_a = f_attack_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:724
+    # rulebooks/rulers_gambit/rulers_gambit.rules:730
     v_crit = f_critical_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:725
+    # rulebooks/rulers_gambit/rulers_gambit.rules:731
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:726
+        # rulebooks/rulers_gambit/rulers_gambit.rules:732
         v_d = f_defence_of(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:727
+        # rulebooks/rulers_gambit/rulers_gambit.rules:733
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:728
+        # rulebooks/rulers_gambit/rulers_gambit.rules:734
         if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:728
+            # rulebooks/rulers_gambit/rulers_gambit.rules:734
             proc_injure(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:729
+        # rulebooks/rulers_gambit/rulers_gambit.rules:735
         if ((v_d >= v_a) or v_countered):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:729
+            # rulebooks/rulers_gambit/rulers_gambit.rules:735
             proc_injure(s, v_u)
     elif f_in_recovery(s, v_t):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:731
+        # rulebooks/rulers_gambit/rulers_gambit.rules:737
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:732
+            # rulebooks/rulers_gambit/rulers_gambit.rules:738
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:734
+            # rulebooks/rulers_gambit/rulers_gambit.rules:740
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:736
+            # rulebooks/rulers_gambit/rulers_gambit.rules:742
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:737
+            # rulebooks/rulers_gambit/rulers_gambit.rules:743
             if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:737
+                # rulebooks/rulers_gambit/rulers_gambit.rules:743
                 proc_battle_kill(s, v_u, v_t, v_crit)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:738
+            # rulebooks/rulers_gambit/rulers_gambit.rules:744
             if ((v_d_2 >= v_a) or v_countered_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:738
+                # rulebooks/rulers_gambit/rulers_gambit.rules:744
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:745
+# rulebooks/rulers_gambit/rulers_gambit.rules:751
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:746
+    # rulebooks/rulers_gambit/rulers_gambit.rules:752
     v_u = s.g_attacker
-    # rulebooks/rulers_gambit/rulers_gambit.rules:747
+    # rulebooks/rulers_gambit/rulers_gambit.rules:753
     v_t = s.g_defender
-    # rulebooks/rulers_gambit/rulers_gambit.rules:748
+    # rulebooks/rulers_gambit/rulers_gambit.rules:754
     s.g_attacker = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:749
+    # rulebooks/rulers_gambit/rulers_gambit.rules:755
     s.g_defender = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:750
+    # rulebooks/rulers_gambit/rulers_gambit.rules:756
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:751
+        # rulebooks/rulers_gambit/rulers_gambit.rules:757
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:752
+            # rulebooks/rulers_gambit/rulers_gambit.rules:758
             if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:752
+                # rulebooks/rulers_gambit/rulers_gambit.rules:758
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:754
+            # rulebooks/rulers_gambit/rulers_gambit.rules:760
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:762
+# rulebooks/rulers_gambit/rulers_gambit.rules:768
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:763
-    s.k_Card_rested[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:764
-    s.k_Card_attacks_made[v_u] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:765
-    s.g_attacker = v_u
-    # rulebooks/rulers_gambit/rulers_gambit.rules:766
-    s.g_defender = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:767
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:768
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:768
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:769
-    s.g_responder = (1 - s.card_owner[v_u])
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:770
-    s.g_passes = 0
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:771
+    s.g_attacker = v_u
+    # rulebooks/rulers_gambit/rulers_gambit.rules:772
+    s.g_defender = v_t
+    # rulebooks/rulers_gambit/rulers_gambit.rules:773
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:774
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:774
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:775
+    s.g_responder = (1 - s.card_owner[v_u])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:776
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:777
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:777
+# rulebooks/rulers_gambit/rulers_gambit.rules:783
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:778
+    # rulebooks/rulers_gambit/rulers_gambit.rules:784
     s.k_Card_chosen[v_c] = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:779
+    # rulebooks/rulers_gambit/rulers_gambit.rules:785
     s.g_chain = [*[v_c], *s.g_chain]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:780
+    # rulebooks/rulers_gambit/rulers_gambit.rules:786
     s.g_responder = (1 - s.card_owner[v_c])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:781
+    # rulebooks/rulers_gambit/rulers_gambit.rules:787
     s.g_passes = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:782
+    # rulebooks/rulers_gambit/rulers_gambit.rules:788
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:788
+# rulebooks/rulers_gambit/rulers_gambit.rules:794
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:789
+    # rulebooks/rulers_gambit/rulers_gambit.rules:795
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:790
+    # rulebooks/rulers_gambit/rulers_gambit.rules:796
     if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:790
+        # rulebooks/rulers_gambit/rulers_gambit.rules:796
         s.p_spells_cast[v_p] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:791
+    # rulebooks/rulers_gambit/rulers_gambit.rules:797
     s.move(v_s, Z_SPELL_ZONE + v_p, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:792
+    # rulebooks/rulers_gambit/rulers_gambit.rules:798
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:797
+# rulebooks/rulers_gambit/rulers_gambit.rules:803
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:798
+    # rulebooks/rulers_gambit/rulers_gambit.rules:804
     s.card_up[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:799
+    # rulebooks/rulers_gambit/rulers_gambit.rules:805
     s.k_Card_rested[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:800
+    # rulebooks/rulers_gambit/rulers_gambit.rules:806
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:801
+    # rulebooks/rulers_gambit/rulers_gambit.rules:807
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:806
+# rulebooks/rulers_gambit/rulers_gambit.rules:812
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:807
+    # rulebooks/rulers_gambit/rulers_gambit.rules:813
     s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:808
+    # rulebooks/rulers_gambit/rulers_gambit.rules:814
     s.k_Card_ability_used[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:809
+    # rulebooks/rulers_gambit/rulers_gambit.rules:815
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:818
+# rulebooks/rulers_gambit/rulers_gambit.rules:824
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:819
+    # rulebooks/rulers_gambit/rulers_gambit.rules:825
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:820
-    if T_CARD_490[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:821
+    # rulebooks/rulers_gambit/rulers_gambit.rules:826
+    if T_CARD_496[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:827
         v_t = s.k_Card_chosen[v_c]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:822
+        # rulebooks/rulers_gambit/rulers_gambit.rules:828
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3265,71 +3265,71 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:823
+            # rulebooks/rulers_gambit/rulers_gambit.rules:829
             s.k_Card_equipped_to[v_c] = v_t
-            # rulebooks/rulers_gambit/rulers_gambit.rules:824
+            # rulebooks/rulers_gambit/rulers_gambit.rules:830
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:826
+            # rulebooks/rulers_gambit/rulers_gambit.rules:832
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:829
+        # rulebooks/rulers_gambit/rulers_gambit.rules:835
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:829
+            # rulebooks/rulers_gambit/rulers_gambit.rules:835
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:830
-        if (T_CARD_830[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:831
+        # rulebooks/rulers_gambit/rulers_gambit.rules:836
+        if (T_CARD_836[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:837
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:834
+    # rulebooks/rulers_gambit/rulers_gambit.rules:840
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:839
+# rulebooks/rulers_gambit/rulers_gambit.rules:845
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:840
+    # rulebooks/rulers_gambit/rulers_gambit.rules:846
     if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:840
+        # rulebooks/rulers_gambit/rulers_gambit.rules:846
         proc_fight(s)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:841
+    # rulebooks/rulers_gambit/rulers_gambit.rules:847
     if s.g_in_battle:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:841
+        # rulebooks/rulers_gambit/rulers_gambit.rules:847
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:841
+        # rulebooks/rulers_gambit/rulers_gambit.rules:847
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:872
+# rulebooks/rulers_gambit/rulers_gambit.rules:878
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:873
+    # rulebooks/rulers_gambit/rulers_gambit.rules:879
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:874
+        # rulebooks/rulers_gambit/rulers_gambit.rules:880
         v_c = rt.first(s.g_card_texts)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:875
+        # rulebooks/rulers_gambit/rulers_gambit.rules:881
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:876
+            # rulebooks/rulers_gambit/rulers_gambit.rules:882
             s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
-            # rulebooks/rulers_gambit/rulers_gambit.rules:877
+            # rulebooks/rulers_gambit/rulers_gambit.rules:883
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:878
+                # rulebooks/rulers_gambit/rulers_gambit.rules:884
                 s.k_Card_destroyed_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:879
+                # rulebooks/rulers_gambit/rulers_gambit.rules:885
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:881
+            # rulebooks/rulers_gambit/rulers_gambit.rules:887
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:882
+                # rulebooks/rulers_gambit/rulers_gambit.rules:888
                 s.k_Card_dies_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:883
+                # rulebooks/rulers_gambit/rulers_gambit.rules:889
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
@@ -3746,7 +3746,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:254
+# rulebooks/rulers_gambit/rulers_gambit.rules:255
 def fx_Card_on_call_default(s: State, v_this: int, v_you: int) -> None:
     """The on_call of cards that give none."""
     pass
@@ -3938,7 +3938,7 @@ FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:256
+# rulebooks/rulers_gambit/rulers_gambit.rules:258
 def fx_Card_on_attack_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of cards that give none."""
     pass
@@ -4079,7 +4079,7 @@ FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ..
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:258
+# rulebooks/rulers_gambit/rulers_gambit.rules:261
 def fx_Card_on_destroyed_default(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of cards that give none."""
     pass
@@ -4203,7 +4203,7 @@ FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:260
+# rulebooks/rulers_gambit/rulers_gambit.rules:264
 def fx_Card_on_dies_default(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of cards that give none."""
     pass
@@ -4315,7 +4315,7 @@ FX_CARD_ON_DIES: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:262
+# rulebooks/rulers_gambit/rulers_gambit.rules:267
 def fx_Card_passive_default(s: State, v_this: int, v_you: int) -> None:
     """The passive of cards that give none."""
     pass
@@ -4473,129 +4473,129 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:314
+# rulebooks/rulers_gambit/rulers_gambit.rules:320
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:315
-    if (len(cards) != 40):
-        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 315
-    # rulebooks/rulers_gambit/rulers_gambit.rules:316
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
-        return 'a deck has exactly one Kingdom-Ruler card', 316
-    # rulebooks/rulers_gambit/rulers_gambit.rules:318
-    for v_c in cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:319
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most 2 copies of ' + DEF_NAMES[v_c], 319
     # rulebooks/rulers_gambit/rulers_gambit.rules:321
+    if (len(cards) != 40):
+        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 321
+    # rulebooks/rulers_gambit/rulers_gambit.rules:322
+    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
+        return 'a deck has exactly one Kingdom-Ruler card', 322
+    # rulebooks/rulers_gambit/rulers_gambit.rules:324
+    for v_c in cards:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:325
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
+            return 'at most 2 copies of ' + DEF_NAMES[v_c], 325
+    # rulebooks/rulers_gambit/rulers_gambit.rules:327
     for v_k in cards:
         if (C_CARD_KIND[v_k] != KIND_KINGDOM):
             continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:322
+        # rulebooks/rulers_gambit/rulers_gambit.rules:328
         for v_c_2 in cards:
             if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:323
+            # rulebooks/rulers_gambit/rulers_gambit.rules:329
             if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
                 return DEF_NAMES[
                     v_c_2
-                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 323
+                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 329
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:848
+# rulebooks/rulers_gambit/rulers_gambit.rules:854
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:854
-    if T_CARD_854[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:855
-        proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:860
-    # rulebooks/rulers_gambit/rulers_gambit.rules:861
-    s.k_Card_destroyed_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:862
-    if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:862
-        s.g_card_texts = [*s.g_card_texts, *[v_c]]
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:851
-def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:865
+    if T_CARD_860[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:861
+        proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:866
-    s.k_Card_dies_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:867
+    s.k_Card_destroyed_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:868
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:867
+        # rulebooks/rulers_gambit/rulers_gambit.rules:868
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:890
+# rulebooks/rulers_gambit/rulers_gambit.rules:857
+def raise_dies(s: State, v_c: int) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:871
+    # rulebooks/rulers_gambit/rulers_gambit.rules:872
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:873
+    if (v_c not in s.g_card_texts):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:873
+        s.g_card_texts = [*s.g_card_texts, *[v_c]]
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:896
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:891
+    # rulebooks/rulers_gambit/rulers_gambit.rules:897
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:902
+# rulebooks/rulers_gambit/rulers_gambit.rules:908
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:903
+    # rulebooks/rulers_gambit/rulers_gambit.rules:909
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:903
+        # rulebooks/rulers_gambit/rulers_gambit.rules:909
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:904
+        # rulebooks/rulers_gambit/rulers_gambit.rules:910
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:905
+        # rulebooks/rulers_gambit/rulers_gambit.rules:911
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:917
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:913
+    # rulebooks/rulers_gambit/rulers_gambit.rules:919
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:914
+    # rulebooks/rulers_gambit/rulers_gambit.rules:920
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:915
+        # rulebooks/rulers_gambit/rulers_gambit.rules:921
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:915
+            # rulebooks/rulers_gambit/rulers_gambit.rules:921
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:916
+        # rulebooks/rulers_gambit/rulers_gambit.rules:922
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:917
-        if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:918
-            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:919
-            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:921
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:922
-        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:923
+        if (v_k is not None):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:924
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:925
+            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:927
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:928
+        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:929
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:925
+    # rulebooks/rulers_gambit/rulers_gambit.rules:931
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:947
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:943
+    # rulebooks/rulers_gambit/rulers_gambit.rules:949
     s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:944
+    # rulebooks/rulers_gambit/rulers_gambit.rules:950
     s.g_turn = 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:945
+    # rulebooks/rulers_gambit/rulers_gambit.rules:951
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:931
+# rulebooks/rulers_gambit/rulers_gambit.rules:937
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4603,7 +4603,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4620,20 +4620,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:933
+    # rulebooks/rulers_gambit/rulers_gambit.rules:939
     s.move(v_c, Z_DECK + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:934
+    # rulebooks/rulers_gambit/rulers_gambit.rules:940
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4677,7 +4677,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4699,7 +4699,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4710,7 +4710,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:942
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4726,27 +4726,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:942
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:942
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:937
+    # rulebooks/rulers_gambit/rulers_gambit.rules:943
     s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:938
+    # rulebooks/rulers_gambit/rulers_gambit.rules:944
     s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:939
+    # rulebooks/rulers_gambit/rulers_gambit.rules:945
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:942
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:942
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4755,15 +4755,15 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:930
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:954
+# rulebooks/rulers_gambit/rulers_gambit.rules:960
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:955
+    # rulebooks/rulers_gambit/rulers_gambit.rules:961
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4771,50 +4771,50 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:957
+        # rulebooks/rulers_gambit/rulers_gambit.rules:963
         s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:958
+        # rulebooks/rulers_gambit/rulers_gambit.rules:964
         s.k_Card_attacks_made[v_c] = 0
-        # rulebooks/rulers_gambit/rulers_gambit.rules:959
-        s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:961
-    s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:962
-    s.p_spells_cast[s.g_turn_player] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:963
-    s.p_charged[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:964
-    s.g_in_battle = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:965
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:965
+        s.k_Card_ability_used[v_c] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:967
+    s.p_normal_called[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:968
+    s.p_spells_cast[s.g_turn_player] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:969
+    s.p_charged[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:970
+    s.g_in_battle = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:971
+    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:971
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:966
+    # rulebooks/rulers_gambit/rulers_gambit.rules:972
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:973
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:974
+    # rulebooks/rulers_gambit/rulers_gambit.rules:980
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:974
+        # rulebooks/rulers_gambit/rulers_gambit.rules:980
         proc_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:975
+    # rulebooks/rulers_gambit/rulers_gambit.rules:981
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:990
+    # rulebooks/rulers_gambit/rulers_gambit.rules:996
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:982
+# rulebooks/rulers_gambit/rulers_gambit.rules:988
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4830,25 +4830,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:984
+    # rulebooks/rulers_gambit/rulers_gambit.rules:990
     proc_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:985
+    # rulebooks/rulers_gambit/rulers_gambit.rules:991
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -4857,7 +4857,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:993
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -4873,23 +4873,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:993
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:993
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:988
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:993
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:993
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -4898,24 +4898,24 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:981
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1002
+# rulebooks/rulers_gambit/rulers_gambit.rules:1008
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:1002
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -4932,24 +4932,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:998
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
     proc_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:999
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
     s.move(v_u, Z_HAND + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1000
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1006
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4987,7 +4987,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5009,7 +5009,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5020,18 +5020,18 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1009
+# rulebooks/rulers_gambit/rulers_gambit.rules:1015
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5048,45 +5048,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1013
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     s.p_normal_called[actor] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1021
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1023
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5100,13 +5100,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1013
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1019
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1020
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5141,26 +5141,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1013
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1020
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1021
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5178,7 +5178,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1012
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5189,7 +5189,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5206,33 +5206,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
-    if not T_CARD_1026[s.card_def[v_u]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
+    if not T_CARD_1032[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1033
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5246,13 +5246,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1032
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1033
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5287,20 +5287,20 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1026
-                if not T_CARD_1026[s.card_def[v_u]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1032
+                if not T_CARD_1032[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1033
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1034
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5318,7 +5318,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1025
+# rulebooks/rulers_gambit/rulers_gambit.rules:1031
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5329,7 +5329,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5346,15 +5346,15 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
-    if not T_CARD_830[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+    if not T_CARD_836[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
-    if not T_CARD_1037[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+    if not T_CARD_1043[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5362,13 +5362,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5381,19 +5381,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1042
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1043
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1044
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5425,20 +5425,20 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1036
-                if not T_CARD_830[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+                if not T_CARD_836[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1037
-                if not T_CARD_1037[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+                if not T_CARD_1043[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1044
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_cast(s, actor, v_s)
@@ -5456,7 +5456,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1035
+# rulebooks/rulers_gambit/rulers_gambit.rules:1041
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5467,7 +5467,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5482,15 +5482,15 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
-    if not T_CARD_830[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+    if not T_CARD_836[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1053
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5498,13 +5498,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5517,16 +5517,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1052
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1053
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5589,7 +5589,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5609,7 +5609,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1050
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5621,7 +5621,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5638,30 +5638,30 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-    if not T_CARD_1055[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1061
+    if not T_CARD_1061[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     s.k_Card_set_turn[v_s] = s.g_turn
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     s.move(v_s, Z_SET_ZONE + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5674,7 +5674,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1061
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5712,17 +5712,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-                if not T_CARD_1055[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1061
+                if not T_CARD_1061[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1062
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5740,7 +5740,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1054
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5751,7 +5751,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5768,24 +5768,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1071
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5798,10 +5798,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1070
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1071
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5836,17 +5836,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1070
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1071
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -5864,7 +5864,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5875,7 +5875,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -5892,24 +5892,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1078
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1079
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5922,10 +5922,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1078
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1079
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5995,7 +5995,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6015,7 +6015,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1070
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6027,7 +6027,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6044,24 +6044,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1085
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1086
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6074,10 +6074,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1085
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1086
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6112,17 +6112,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1085
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1086
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6140,7 +6140,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6151,7 +6151,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6168,24 +6168,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1093
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6198,10 +6198,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1093
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1094
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6271,7 +6271,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6291,7 +6291,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1085
+# rulebooks/rulers_gambit/rulers_gambit.rules:1091
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6303,7 +6303,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6320,21 +6320,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1101
     s.move(v_u, Z_STOCK + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6346,7 +6346,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1100
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6381,14 +6381,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1100
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6406,7 +6406,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6417,7 +6417,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6434,23 +6434,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1101
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1107
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6495,14 +6495,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1106
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6520,7 +6520,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1105
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6531,7 +6531,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1111
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6544,18 +6544,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1111
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1112
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1107
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6564,29 +6564,29 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1111
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
     for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1112
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1118
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1113
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1119
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1111
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1112
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1107
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1113
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6595,7 +6595,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1111
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6604,7 +6604,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1118
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6620,36 +6620,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1118
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1119
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1125
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1118
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1122
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1118
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1119
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1125
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1118
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6658,7 +6658,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6674,23 +6674,23 @@ LISTED_END_MAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1126
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1132
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6699,7 +6699,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1007
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6717,11 +6717,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1139
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1134
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1136
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1142
     if (
         (s.g_turn == 1)
         and (
@@ -6731,16 +6731,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1136
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1142
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1138
+# rulebooks/rulers_gambit/rulers_gambit.rules:1144
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6755,18 +6755,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1143
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1149
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6835,7 +6835,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6855,7 +6855,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6867,7 +6867,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -6884,18 +6884,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1149
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1155
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6974,7 +6974,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6994,7 +6994,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1153
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7006,7 +7006,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7023,23 +7023,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1154
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1156
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1154
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7084,14 +7084,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1154
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1160
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7109,7 +7109,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1159
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7120,7 +7120,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1165
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7136,23 +7136,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1165
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1165
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1166
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1165
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1165
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7161,7 +7161,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1132
+# rulebooks/rulers_gambit/rulers_gambit.rules:1138
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7169,47 +7169,47 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1173
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1174
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1175
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
             s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1171
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
             s.k_Card_bonus_defence[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1172
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
             s.k_Card_bonus_critical[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1173
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1179
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
     for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1184
         s.k_Card_set_turn[v_c_2] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1179
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1180
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1186
     s.g_turn += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1187
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1238
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1238
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1191
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def actor_chain_window(s: State) -> int | None:
     return (None if (s.g_passes >= 2) else s.g_responder)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7226,27 +7226,27 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1195
-    if not T_CARD_1195[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+    if not T_CARD_1201[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1197
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1203
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1199
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7259,16 +7259,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1195
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1201
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1197
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1203
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1204
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7306,20 +7306,20 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1195
-                if not T_CARD_1195[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+                if not T_CARD_1201[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1197
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1203
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1204
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_chain_quick(s, actor, v_s)
@@ -7337,7 +7337,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7348,7 +7348,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7365,27 +7365,27 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
-    if not T_CARD_1195[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1211
+    if not T_CARD_1201[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1213
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1215
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7398,16 +7398,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1205
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1213
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1214
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7480,7 +7480,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7500,7 +7500,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7512,7 +7512,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7529,24 +7529,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1220
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1221
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1216
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1222
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7559,10 +7559,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1220
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1221
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7597,17 +7597,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1220
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1221
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7625,7 +7625,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1219
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7636,7 +7636,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7651,24 +7651,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1222
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1228
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1223
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1229
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1230
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7681,10 +7681,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1222
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1228
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1223
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1229
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7749,7 +7749,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7769,7 +7769,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1226
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7781,7 +7781,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1227
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -7797,25 +7797,25 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1227
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1227
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def do_pass_chain(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1228
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1234
     s.g_responder = (1 - actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1229
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1235
     s.g_passes += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1227
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1227
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -7824,7 +7824,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1190
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -7833,28 +7833,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1239
+# rulebooks/rulers_gambit/rulers_gambit.rules:1245
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1240
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1246
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1241
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1247
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1241
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1247
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1251
+# rulebooks/rulers_gambit/rulers_gambit.rules:1257
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1251
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1257
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1244
+# rulebooks/rulers_gambit/rulers_gambit.rules:1250
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -7871,18 +7871,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1248
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1254
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7926,7 +7926,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -7948,7 +7948,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -8573,31 +8573,31 @@ def from_json(text: str) -> State:
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_490: Final[tuple[bool, ...]] = tuple(
+T_CARD_496: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_830: Final[tuple[bool, ...]] = tuple(
+T_CARD_836: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_854: Final[tuple[bool, ...]] = tuple(
+T_CARD_860: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
     for d in range(88)
 )
-T_CARD_1026: Final[tuple[bool, ...]] = tuple(
+T_CARD_1032: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
     for d in range(88)
 )
-T_CARD_1037: Final[tuple[bool, ...]] = tuple(
+T_CARD_1043: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_1055: Final[tuple[bool, ...]] = tuple(
+T_CARD_1061: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_1195: Final[tuple[bool, ...]] = tuple(
+T_CARD_1201: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
     for d in range(88)
 )

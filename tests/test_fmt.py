@@ -260,3 +260,24 @@ def test_unary_minus_and_ranges() -> None:
     assert layout("function f(x: int) -> int = - x + -1 - - 2 * x [ 1 ]\n") == (
         "function f(x: int) -> int = -x + -1 - -2 * x[1]\n")
     assert layout("game g { players 2 .. 4 }\n") == "game g { players 2..4 }\n"
+
+
+LAYOUT_CASES = sorted((ROOT / "tests" / "fmt_cases").glob("*.rules"))
+
+
+@pytest.mark.parametrize("case", LAYOUT_CASES, ids=lambda p: p.stem)
+def test_layout_rules_before_and_after(case: Path) -> None:
+    """Each rule of the layout, shown by a fixture (`X.rules`) and its formatted text
+    (`X.formatted`): what fmt makes of it, idempotent and with the same AST."""
+    before = case.read_text(encoding="utf-8")
+    after = case.with_suffix(".formatted").read_text(encoding="utf-8")
+    assert before != after
+    assert assert_formats_well(before) == after
+
+
+def test_statements_on_one_line_get_lines_of_their_own() -> None:
+    text = ("procedure p() {\n  let a = 1 let b = 2\n"
+            "  if a > b { a += 1 b += 1 } else { b += 1 }\n}\n")
+    assert assert_formats_well(text) == (
+        "procedure p() {\n  let a = 1\n  let b = 2\n  if a > b {\n    a += 1\n    b += 1\n"
+        "  } else { b += 1 }\n}\n")

@@ -186,6 +186,75 @@ async def test_completion_after_a_dot_and_elsewhere(client: LanguageClient, game
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_completion_of_the_type_the_place_expects(client: LanguageClient,
+                                                        game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+
+    async def labels(at: lsp.Position, of: lsp.TextDocumentIdentifier = doc) -> list[str]:
+        found = await client.text_document_completion_async(lsp.CompletionParams(
+            text_document=of, position=at))
+        assert isinstance(found, lsp.CompletionList)
+        return [item.label for item in sorted(found.items, key=lambda i: i.sort_text or "")]
+
+    moved = _find(text, "move c to ")
+    zones = await labels(lsp.Position(line=moved.line, character=moved.character + 10))
+    assert set(zones) == {"deck", "hand", "homelands", "creatures", "attachments", "locations",
+                          "facedown", "discard"}
+    kinds = ["creature", "item", "facedown_item", "attachment", "location", "homeland"]
+    # a line being typed, which does not parse: the last check that did types `a.kind`
+    anchor = "    move a to discard[a.owner]\n"
+    half = text.replace(anchor, anchor + "    if a.kind == \n", 1)
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=half)]))
+    await _diagnostics_of(client, uri)
+    assert [d.code for d in client.diagnostics[uri]][:1] == ["E0001"]
+    typed = _find(half, anchor)
+    found = await labels(lsp.Position(line=typed.line + 1, character=len("    if a.kind == ")))
+    assert found[:len(kinds)] == kinds and "none" in found
+    # a card set: an enum field's values
+    cards = game / "starter.cards.yaml"
+    cards_uri = await _open(client, cards)
+    kind = _find(cards.read_text(encoding="utf-8"), "kind: ")
+    found = await labels(lsp.Position(line=kind.line, character=kind.character + 6),
+                         lsp.TextDocumentIdentifier(uri=cards_uri))
+    assert sorted(found) == sorted(kinds)
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_quick_fix_in_a_card_set_replaces_the_name_alone(client: LanguageClient,
+                                                              game: Path) -> None:
+    """A card set's misspelt field: the diagnostic covers `cot: 5`, the fix only `cot`."""
+    cards = game / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    uri = await _open(client, cards)
+    broken = text.replace("    cost: 5", "    cot: 5", 1)
+    await _edit(client, uri, broken, 2)
+    found = [d for d in client.diagnostics[uri] if "did you mean" in d.message]
+    assert [d.code for d in found] == ["E0104"]
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=found[0].range,
+        context=lsp.CodeActionContext(diagnostics=found)))
+    assert actions is not None
+    fixes = {}
+    for action in actions:
+        assert isinstance(action, lsp.CodeAction) and action.edit is not None
+        assert action.edit.changes is not None
+        (edit,) = action.edit.changes[uri]
+        lines = broken.split("\n")
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        line = lines[start.line]
+        lines[start.line] = line[:start.character] + edit.new_text + line[end.character:]
+        fixes[action.title] = "\n".join(lines)
+    assert fixes["Change to 'cost'"] == text
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
 async def test_a_deck_card_jumps_to_its_card_set(client: LanguageClient, game: Path) -> None:
     deck = sorted((game / "decks").glob("*.deck.yaml"))[0]
     text = deck.read_text(encoding="utf-8")

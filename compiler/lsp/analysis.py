@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from compiler import symbols as sym
@@ -19,6 +20,7 @@ from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
+from compiler.lsp.expected import TypeAt, candidates, data_completions, expected_at
 from compiler.lsp.incremental import EditorSources, keywords_at
 from compiler.model import FieldInfo, GameModel
 from compiler.types import CardT, DefT, NodeT, OptionT, PlayerT, RecordT, Type
@@ -312,7 +314,8 @@ class Analysis:
         model = self.model
         items: list[tuple[str, str, str]] = []
         if path.suffix in (".yaml", ".yml"):
-            return self._data_completions()
+            placed = None if model is None else data_completions(model, text, line, column)
+            return _unique(placed) if placed is not None else self._data_completions()
         dotted = re.search(r"\.\w*$", before.rstrip())
         if dotted is not None:
             # The fields of the type of what is before the dot, when the checker knew it.
@@ -329,6 +332,13 @@ class Analysis:
                     for name, info in board.fields.items():
                         items.append((name, "field", f"{board.name}.{name}: {info.type}"))
             return _unique(items)
+        # What fits the type expected there first (alone where nothing else can be written).
+        expected = None if model is None else expected_at(
+            model, before, TypeAt(model, path, line, text))
+        if expected is not None and model is not None:
+            items.extend(candidates(model, expected))
+            if expected.only:
+                return _unique(items)
         # Keywords where the grammar takes them (all of them where the text before does not
         # read as the start of a declaration).
         allowed = keywords_at(text, line, column)
@@ -511,6 +521,8 @@ def find_name(source: SourceFile, within: Span, name: str) -> Span | None:
 
 
 def _unique(items: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Each label once, in the place it first comes (those that fit the cursor's place come
+    first), with the last detail given (a builtin's signature over its keyword's)."""
     return list({label: (label, kind, detail) for label, kind, detail in items}.values())
 
 
@@ -521,4 +533,24 @@ def did_you_mean(diagnostic: Diagnostic) -> list[str]:
     return re.findall(r"'([^']+)'", diagnostic.hint)
 
 
-__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "n", "rulebook_of"]
+def misspelt_at(written: str, message: str, names: list[str]) -> tuple[int, int] | None:
+    """Where, in the text a diagnostic's span covers, is the name its "did you mean" would
+    replace: a span may hold more than the name (`raise playd(actor)`, `cot: 5` in a card set,
+    `@S9x`, `"{actr} banks"`). The name the message quotes, written there as a whole word;
+    else the word most like the names offered. None: nothing there to replace."""
+    for quoted in re.findall(r"'([^'\n]+)'", message.split("\n", 1)[0]):
+        bare = quoted.strip("@{}")
+        if bare and bare not in names:
+            found = _word_matches(written, bare)
+            if found:
+                return found[0], found[0] + len(bare)
+    best: tuple[float, int, int] | None = None
+    for word in re.finditer(r"[A-Za-z_][\w]*", written):
+        score = max(SequenceMatcher(None, word.group(), name).ratio() for name in names)
+        if best is None or score > best[0]:
+            best = score, word.start(), word.end()
+    return None if best is None else (best[1], best[2])
+
+
+__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
+           "rulebook_of"]

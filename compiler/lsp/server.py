@@ -17,7 +17,13 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.fmt import FormatError, format_source
-from compiler.lsp.analysis import TOKEN_TYPES, Analysis, did_you_mean, rulebook_of
+from compiler.lsp.analysis import (
+    TOKEN_TYPES,
+    Analysis,
+    did_you_mean,
+    misspelt_at,
+    rulebook_of,
+)
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.source import SourceFile, Span, resolved
 
@@ -204,9 +210,11 @@ def completion(ls: RulecraftServer, params: lsp.CompletionParams) -> lsp.Complet
     document = ls.workspace.get_text_document(params.text_document.uri)
     found = analysis.completions(_path(params.text_document.uri), params.position.line + 1,
                                  params.position.character + 1, document.source)
+    # sort_text keeps the analysis's order: what fits the type expected at the cursor first.
     return lsp.CompletionList(is_incomplete=False, items=[
-        lsp.CompletionItem(label=label, kind=_KINDS.get(kind), detail=detail)
-        for label, kind, detail in found])
+        lsp.CompletionItem(label=label, kind=_KINDS.get(kind), detail=detail,
+                           sort_text=f"{index:05d}")
+        for index, (label, kind, detail) in enumerate(found)])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -243,21 +251,47 @@ def semantic_tokens(ls: RulecraftServer, params: lsp.SemanticTokensParams) -> ls
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION)
 def code_actions(ls: RulecraftServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-    """For a diagnostic whose hint says "did you mean 'x'?": replace the name with x."""
+    """For a diagnostic whose hint says "did you mean 'x'?": replace the misspelt name, which
+    may be only part of what the diagnostic's range covers, with x."""
     actions = []
+    document = ls.workspace.get_text_document(params.text_document.uri)
     for diagnostic in params.context.diagnostics:
         data: Any = diagnostic.data
         hint = data.get("hint") if isinstance(data, dict) else None
         if not isinstance(hint, str):
             continue
         fake = Diagnostic(str(diagnostic.code), Span.point(""), diagnostic.message, hint=hint)
-        for name in did_you_mean(fake):
-            edit = lsp.TextEdit(range=diagnostic.range, new_text=name)
+        names = did_you_mean(fake)
+        target = _misspelt_range(document.source, diagnostic, names)
+        for name in names:
+            edit = lsp.TextEdit(range=target, new_text=name)
             actions.append(lsp.CodeAction(
                 title=f"Change to '{name}'", kind=lsp.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 edit=lsp.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
     return actions
+
+
+def _misspelt_range(text: str, diagnostic: lsp.Diagnostic, names: list[str]) -> lsp.Range:
+    """The range of the name a quick fix replaces, inside the diagnostic's range."""
+    lines = text.split("\n")
+    start, end = diagnostic.range.start, diagnostic.range.end
+    if not names or not start.line <= end.line < len(lines):
+        return diagnostic.range
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    first = offsets[start.line] + start.character
+    written = text[first:offsets[end.line] + end.character]
+    found = misspelt_at(written, diagnostic.message, names)
+    if found is None:
+        return diagnostic.range
+
+    def position(offset: int) -> lsp.Position:
+        line = max(number for number, at in enumerate(offsets) if at <= offset)
+        return lsp.Position(line=line, character=offset - offsets[line])
+
+    return lsp.Range(start=position(first + found[0]), end=position(first + found[1]))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
