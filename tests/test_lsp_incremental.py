@@ -94,6 +94,23 @@ def test_a_syntax_error_worded_from_its_piece_as_from_the_whole_file(
     assert worded.count(True) >= wanted // 2, worded
 
 
+def test_a_piece_whose_error_the_whole_file_words_otherwise() -> None:
+    """A too-large number is found when the tree is built, after the whole file has parsed:
+    a syntax error further down is the whole file's error. An unclosed brace runs on into the
+    next piece."""
+    text = SHIPPED[0].read_text(encoding="utf-8")
+    cut = pieces(text)
+    assert cut is not None
+    lines = text.split("\n")
+    last = cut[-1][0]
+    huge = "\n".join([*lines[:last], "function huge() -> int = 1" + "9" * 40, *lines[last:]])
+    for broken in (huge + "\nfunction f(a b) -> int = 1\n",
+                   text.replace("{", "{ (", 1)):
+        parser = IncrementalParser()
+        assert_same_parse(parser, "x.rules", text)
+        assert_same_parse(parser, "x.rules", broken)
+
+
 def test_keywords_where_the_grammar_takes_them() -> None:
     text = (ROOT / "rulebooks" / "dojo" / "dojo.rules").read_text(encoding="utf-8")
     top = keywords_at(text, 1, 1)

@@ -167,7 +167,10 @@ def syntax_error(source: SourceFile, first_line: int, text: str) -> Diagnostic |
     if module is not None or len(local.items) != 1:
         return None
     error = local.items[0]
-    if error.code not in _SYNTAX_CODES or error.message.startswith("the file ended early"):
+    if error.code not in _SYNTAX_CODES or error.message.startswith("the file ended early") \
+            or error.message == "this number is too large":
+        # the whole file's parse would go on to the next piece, or report a syntax error
+        # further down before it builds (and measures the numbers of) the tree
         return None
     lines = text.split("\n")
     offset = error.span.line - 1 - first_line  # the error's line in the piece
