@@ -126,3 +126,25 @@ def test_edits_that_change_what_other_declarations_read() -> None:
     assert codes
     codes, _ = check(dict(original))
     assert not codes
+
+
+def test_a_map_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    """Resolve reads a graph board's map from disk: a check is given back only while the map
+    holds the same bytes."""
+    import shutil
+
+    folder = tmp_path / "dynasties"
+    shutil.copytree(ROOT / "rulebooks" / "dynasties", folder)
+    rules = resolved(folder / "dynasties.rules")
+    text = rules.read_text(encoding="utf-8")
+    codes = {d.code for d in assert_same(rules, {rules: text})}
+    assert not codes
+    model = Analysis.of(rules, {rules: text}).model
+    commented = text.replace("# ", "#  ", 1)
+    assert not assert_same(rules, {rules: commented})
+    assert Analysis.of(rules, {rules: commented}).model is model
+    board = folder / "china.map.yaml"
+    board.write_text(board.read_text(encoding="utf-8").replace("nodes:", "nodez:", 1),
+                     encoding="utf-8")
+    assert assert_same(rules, {rules: commented})
+    assert Analysis.of(rules, {rules: commented}).model is not model

@@ -23,6 +23,7 @@ from typing import TypeVar
 from compiler.driver import Sources
 from compiler.fmt import _DECLARATION_WORDS, _OPEN_ENDS, _TOKEN
 from compiler.model import GameModel
+from compiler.resolve_boards import MAX_MAP_BYTES, data_file
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.nesting import nesting_ok
@@ -193,7 +194,8 @@ def same_or(earlier: tuple[n.Decl, ...] | None,
     comment, say): keeping the very same objects lets EditorSources.checked see that nothing a
     check reads has changed. The repr shows every field and span (node equality leaves spans
     out)."""
-    if earlier is not None and len(earlier) == len(parsed) and repr(earlier) == repr(parsed):
+    # (== first: it stops at the first difference, and most reparsed pieces differ)
+    if earlier is not None and earlier == parsed and repr(earlier) == repr(parsed):
         return earlier
     return parsed
 
@@ -248,8 +250,9 @@ class EditorSources(Sources):
         same parsed declarations (the same objects: IncrementalParser keeps a declaration whose
         parse is unchanged), card sets and decks, and the same diagnostics before it. A keystroke
         in a comment or in blank space then costs its parse alone, and so does undoing an edit
-        (the last few checks are kept). Boards read from map files are read by resolve itself,
-        from disk: such rulebooks are always checked again."""
+        (the last few checks are kept). A graph board's map file, which resolve reads from
+        disk itself, must hold the same bytes; a rulebook with a hex board (whose other maps
+        are checked as variants of the game) is always checked again."""
         inputs = Inputs.of(model, diagnostics, root)
         if inputs is None:
             return super().checked(model, diagnostics, root)
@@ -257,6 +260,8 @@ class EditorSources(Sources):
         for index, (read, kept, added) in enumerate(earlier):
             if inputs.same(read):
                 earlier.insert(0, earlier.pop(index))
+                for name, source in kept.sources.items():  # a map file resolve showed
+                    model.sources.setdefault(name, source)
                 kept.sources = model.sources  # the texts (of comments, say) may have changed
                 diagnostics.extend(added)
                 return kept
@@ -280,21 +285,39 @@ class Inputs:
     declarations: tuple[n.Decl, ...]
     span: Span
     data: tuple[object, ...]  # card sets and decks
+    maps: tuple[object, ...]  # the bytes of each map file (resolve reads them from disk)
 
     @staticmethod
     def of(model: GameModel, diagnostics: Diagnostics, root: Path | None) -> Inputs | None:
         rules, *card_sets = model.modules
-        if any(isinstance(d, n.BoardDecl) and isinstance(d.shape, (n.GraphFile, n.HexFile))
-               for d in rules.declarations):
-            return None
+        maps: list[object] = []
+        for decl in rules.declarations:
+            if not isinstance(decl, n.BoardDecl):
+                continue
+            if isinstance(decl.shape, n.HexFile):
+                return None  # its variants are checked as games of their own
+            if isinstance(decl.shape, n.GraphFile):
+                maps.append(_map_bytes(decl.shape, root))
         return Inputs(root, tuple(model.sources), tuple(diagnostics.items),
-                      rules.declarations, rules.span, (*card_sets, *model.decks))
+                      rules.declarations, rules.span, (*card_sets, *model.decks), tuple(maps))
 
     def same(self, other: Inputs) -> bool:
         return (self.root == other.root and self.files == other.files
                 and self.span == other.span and self.loaded == other.loaded
                 and _identical(self.declarations, other.declarations)
-                and _identical(self.data, other.data))
+                and _identical(self.data, other.data) and self.maps == other.maps)
+
+
+def _map_bytes(shape: n.GraphFile, root: Path | None) -> bytes | None:
+    """What resolve will read of a board's map file: the bytes of the file that data_file
+    finds (its diagnostics depend on these alone), None when there is none."""
+    path = data_file(shape.path, shape.span, root, Diagnostics(), MAX_MAP_BYTES)
+    if path is None:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _identical(these: tuple[object, ...], those: tuple[object, ...]) -> bool:
