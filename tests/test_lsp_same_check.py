@@ -130,7 +130,7 @@ def test_edits_that_change_what_other_declarations_read() -> None:
 
 def test_a_map_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
     """Resolve reads a graph board's map from disk: a check is given back only while the map
-    holds the same bytes."""
+    holds the same bytes, and while data_file says the same of its path."""
     import shutil
 
     folder = tmp_path / "dynasties"
@@ -148,3 +148,7 @@ def test_a_map_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
                      encoding="utf-8")
     assert assert_same(rules, {rules: commented})
     assert Analysis.of(rules, {rules: commented}).model is not model
+    board.unlink()  # no file, then a folder: two messages, and no bytes either time
+    assert assert_same(rules, {rules: commented})
+    board.mkdir()
+    assert assert_same(rules, {rules: commented})

@@ -157,12 +157,11 @@ def syntax_error(source: SourceFile, first_line: int, text: str) -> Diagnostic |
     whole file does. The whole file's parse stops at the same token with the same stack when
     the error is inside the piece: not at its end (the whole file goes on into the next
     piece), and after three tokens of the piece at least (the wording reads the two tokens
-    before the error). Nesting is checked on the whole
-    file first, as parse does. tests/test_lsp_incremental.py compares the two on fuzzed
-    rulebooks."""
+    before the error). Nesting is checked on the whole file first, as parse does.
+    tests/test_lsp_incremental.py compares the two on random keystrokes."""
     padded = "\n" * first_line + text
     if first_line > 0:
-        padded = _BEFORE + padded[0:]
+        padded = _BEFORE + padded
     local = Diagnostics()
     module = _build(SourceFile(source.name, padded), "start", (0, 0), local)
     if module is not None or len(local.items) != 1:
@@ -285,7 +284,7 @@ class Inputs:
     declarations: tuple[n.Decl, ...]
     span: Span
     data: tuple[object, ...]  # card sets and decks
-    maps: tuple[object, ...]  # the bytes of each map file (resolve reads them from disk)
+    maps: tuple[object, ...]  # each graph board's map file (resolve reads them from disk)
 
     @staticmethod
     def of(model: GameModel, diagnostics: Diagnostics, root: Path | None) -> Inputs | None:
@@ -308,16 +307,15 @@ class Inputs:
                 and _identical(self.data, other.data) and self.maps == other.maps)
 
 
-def _map_bytes(shape: n.GraphFile, root: Path | None) -> bytes | None:
-    """What resolve will read of a board's map file: the bytes of the file that data_file
-    finds (its diagnostics depend on these alone), None when there is none."""
-    path = data_file(shape.path, shape.span, root, Diagnostics(), MAX_MAP_BYTES)
-    if path is None:
-        return None
+def _map_bytes(shape: n.GraphFile, root: Path | None) -> object:
+    """What resolve will read of a board's map file: what data_file says of the path (a
+    missing file, a folder, ...) and the bytes of the file it finds."""
+    found = Diagnostics()
+    path = data_file(shape.path, shape.span, root, found, MAX_MAP_BYTES)
     try:
-        return path.read_bytes()
-    except OSError:
-        return None
+        return tuple(found.items), path.read_bytes() if path is not None else None
+    except OSError as error:
+        return tuple(found.items), str(error)
 
 
 def _identical(these: tuple[object, ...], those: tuple[object, ...]) -> bool:
