@@ -81,7 +81,7 @@ def test_a_syntax_error_worded_from_its_piece_as_from_the_whole_file(
     parser = IncrementalParser()
     assert_same_parse(parser, rules.name, original)
     rng = random.Random(rules.stem)
-    wanted = 8 if rules == SHIPPED[0] else 40
+    wanted = 3 if rules == SHIPPED[0] else 40
     for _ in range(20 * wanted):
         at = rng.randrange(len(original))
         if rng.random() < 0.6:
