@@ -44,6 +44,12 @@ class Sources:
     def deck(self, source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
         return load_deck(source, name, diagnostics)
 
+    def checked(self, model: GameModel, diagnostics: Diagnostics, root: Path | None) -> GameModel:
+        """The model, its data files loaded, resolved and through every check (the language
+        server gives back what an earlier check of the very same parse gave)."""
+        run_checks(model, diagnostics, root)
+        return model
+
 
 DISK = Sources()
 
@@ -261,10 +267,13 @@ def check_module(
     """Load the data files a parsed rulebook names, then run every pass on it."""
     model = GameModel(sources=result.sources, modules=[module])
     load_data_files(model, module, root, result.diagnostics, sources)
-    resolve(model, result.diagnostics, root)
+    result.model = sources.checked(model, result.diagnostics, root)
+
+
+def run_checks(model: GameModel, diagnostics: Diagnostics, root: Path | None) -> None:
+    resolve(model, diagnostics, root)
     for _stage, check in CHECKS:
-        check(model, result.diagnostics)
-    result.model = model
+        check(model, diagnostics)
 
 
 def check_variants(

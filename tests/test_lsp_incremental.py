@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.lsp import incremental
 from compiler.lsp.incremental import IncrementalParser, keywords_at, pieces
 from dsl.diagnostics import Diagnostics
 from dsl.parser import parse
@@ -59,6 +60,55 @@ def test_same_as_a_whole_parse_on_fuzzed_rulebooks(seed: int) -> None:
     parser = IncrementalParser()
     assert_same_parse(parser, "x.rules", original)
     assert_same_parse(parser, "x.rules", mutate_rulebook(original, random.Random(seed)))
+
+
+@pytest.mark.parametrize("rules", [SHIPPED[0], *soak(SHIPPED[1:])], ids=lambda p: p.stem)
+def test_a_syntax_error_worded_from_its_piece_as_from_the_whole_file(
+        rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keystrokes that break one declaration: the error the server words from that piece alone
+    (incremental.syntax_error) is the whole file's parse's, code, span, message, hint and notes;
+    and most such errors are worded so (else the comparison proves little)."""
+    worded: list[bool] = []
+
+    def counted(*args: object) -> object:
+        found = syntax_error(*args)  # type: ignore[arg-type]
+        worded.append(found is not None)
+        return found
+
+    syntax_error = incremental.syntax_error
+    monkeypatch.setattr(incremental, "syntax_error", counted)
+    original = rules.read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    assert_same_parse(parser, rules.name, original)
+    rng = random.Random(rules.stem)
+    wanted = 3 if rules == SHIPPED[0] else 40
+    for _ in range(20 * wanted):
+        at = rng.randrange(len(original))
+        if rng.random() < 0.6:
+            text = original[:at] + rng.choice("x{}();:.,=\"@ 1+") + original[at:]
+        else:
+            text = original[:at] + original[at + rng.randint(1, 3):]
+        assert_same_parse(parser, rules.name, text)
+        if len(worded) == wanted:
+            break
+    assert worded.count(True) >= wanted // 2, worded
+
+
+def test_a_piece_whose_error_the_whole_file_words_otherwise() -> None:
+    """A too-large number is found when the tree is built, after the whole file has parsed:
+    a syntax error further down is the whole file's error. An unclosed brace runs on into the
+    next piece."""
+    text = SHIPPED[0].read_text(encoding="utf-8")
+    cut = pieces(text)
+    assert cut is not None
+    lines = text.split("\n")
+    last = cut[-1][0]
+    huge = "\n".join([*lines[:last], "function huge() -> int = 1" + "9" * 40, *lines[last:]])
+    for broken in (huge + "\nfunction f(a b) -> int = 1\n",
+                   text.replace("{", "{ (", 1)):
+        parser = IncrementalParser()
+        assert_same_parse(parser, "x.rules", text)
+        assert_same_parse(parser, "x.rules", broken)
 
 
 def test_keywords_where_the_grammar_takes_them() -> None:

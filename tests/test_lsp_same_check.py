@@ -83,3 +83,72 @@ def test_keystrokes_give_the_diagnostics_of_a_check_from_scratch(game: str, seed
         texts[file] = keystroke(texts[file], rng)
         reported.update(d.code for d in assert_same(rules, texts))
     assert reported, "no keystroke brought a diagnostic: the comparison proves little"
+
+
+def test_edits_that_change_what_other_declarations_read() -> None:
+    """A series of edits, each compared with a check from scratch: in a comment (the earlier
+    check's model is given back), a signature other declarations call, a type's name, a
+    declaration added and removed, each undone (the earlier model given back again), a card set
+    and a deck."""
+    rules = resolved(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")
+    folder = rules.parent
+    cards = resolved(folder / "starter.cards.yaml")
+    deck = resolved(folder / "decks" / "red_green_rush.deck.yaml")
+    original = {f: f.read_text(encoding="utf-8") for f in (rules, cards, deck)}
+    text = original[rules]
+
+    def check(texts: dict[Path, str]) -> tuple[set[str], object]:
+        found = assert_same(rules, texts)
+        return {d.code for d in found}, Analysis.of(rules, texts).model
+
+    codes, model = check(dict(original))
+    assert not codes
+    comment = text.replace("# Card writers:", "# Card  writers:", 1)
+    codes, again = check({**original, rules: comment})
+    assert not codes and again is model, "a comment edit checked the rulebook again"
+    edits = [
+        # a signature used elsewhere: callers now pass a Card where an int is wanted
+        text.replace("function printed_attack(c: Card)", "function printed_attack(c: int)", 1),
+        # a type renamed at its declaration only
+        text.replace("enum SpellType {", "enum SpellKind {", 1),
+        # a declaration added, then one removed
+        text.replace("enum Kind {", "enum Extra { one }\nenum Kind {", 1),
+        text.replace("function in_recovery(c: Card) -> bool = c in recovery[c.owner]", "", 1),
+    ]
+    for edited in edits:
+        codes, changed = check({**original, rules: edited})
+        assert codes and changed is not model
+        codes, again = check(dict(original))
+        assert not codes and again is model, "undoing the edit checked the rulebook again"
+    codes, _ = check({**original, cards: original[cards].replace("name:", "nmae:", 1)})
+    assert codes
+    codes, _ = check({**original, deck: original[deck].replace("Ember Scout: 2", "Ember Scot: 2")})
+    assert codes
+    codes, _ = check(dict(original))
+    assert not codes
+
+
+def test_a_map_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    """Resolve reads a graph board's map from disk: a check is given back only while the map
+    holds the same bytes, and while data_file says the same of its path."""
+    import shutil
+
+    folder = tmp_path / "dynasties"
+    shutil.copytree(ROOT / "rulebooks" / "dynasties", folder)
+    rules = resolved(folder / "dynasties.rules")
+    text = rules.read_text(encoding="utf-8")
+    codes = {d.code for d in assert_same(rules, {rules: text})}
+    assert not codes
+    model = Analysis.of(rules, {rules: text}).model
+    commented = text.replace("# ", "#  ", 1)
+    assert not assert_same(rules, {rules: commented})
+    assert Analysis.of(rules, {rules: commented}).model is model
+    board = folder / "china.map.yaml"
+    board.write_text(board.read_text(encoding="utf-8").replace("nodes:", "nodez:", 1),
+                     encoding="utf-8")
+    assert assert_same(rules, {rules: commented})
+    assert Analysis.of(rules, {rules: commented}).model is not model
+    board.unlink()  # no file, then a folder: two messages, and no bytes either time
+    assert assert_same(rules, {rules: commented})
+    board.mkdir()
+    assert assert_same(rules, {rules: commented})
