@@ -32,8 +32,9 @@ DECLARATION_WORDS = (
 )
 CONSTANT_WORDS = ("true", "false", "none")
 KEYWORDS = (
-    "actor", "and", "announced", "asc", "bottom", "break", "by", "call", "capacity", "columns",
-    "create", "desc", "done", "draw", "effect", "elif", "else", "enter", "face", "facing", "for",
+    "actor", "all", "and", "announced", "asc", "bottom", "break", "by", "call", "capacity",
+    "columns", "create", "desc", "done", "draw", "effect", "elif", "else", "enter", "face",
+    "facing", "for",
     "from", "goto", "graph", "grid", "hex", "hidden", "if", "in", "into", "let", "list", "lose",
     "mark",
     "move", "names", "not", "of", "omitted", "on", "opposing", "or", "ordered", "owner", "per",
