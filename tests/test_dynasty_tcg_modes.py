@@ -44,9 +44,10 @@ SOAK_GAMES = 1000
 # the default tier's games: seeds among the shortest of the first twelve (338 and 247 plies
 # against a mean near 450 and 400), to keep the tier within its minute
 DEFAULT_SETUPS = [("war", 4, 5), ("royale", 3, 9)]
-# the plies whose action text is read (action_text plays out every legal alternative: most of
-# a game's checking time)
-TEXT_EVERY = 4
+# the plies whose action text is read: one in TEXT_EVERY, in every game (action_text plays
+# out every legal alternative, half a game's checking time at one in 4, which made 1,000
+# games a mode too long for CI's budget: benchmarks/bench_modes_soak.py, docs/performance.md)
+TEXT_EVERY = 8
 
 
 def seats(players: int) -> tuple[str, ...]:
