@@ -72,6 +72,8 @@ class RulecraftLexer(RegexLexer):  # type: ignore[misc]  # (Pygments ships no ty
             (r"[0-9]+", Number.Integer),
             (words(DECLARATION_WORDS, suffix=r"\b(?!\s*:)"), Keyword.Declaration),
             (words(CONSTANT_WORDS, suffix=r"\b"), Keyword.Constant),
+            # `all` is a keyword after `responders` only: before a bracket it is the aggregate
+            (r"all\b(?=\s*\()", Name),
             (words(KEYWORDS, suffix=r"\b(?!\s*:)"), Keyword),
             (words(TYPE_NAMES, suffix=r"\b"), Keyword.Type),
             (words(BUILTIN_NAMES, suffix=r"\b(?=\s*\()"), Name.Builtin),
