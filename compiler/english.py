@@ -388,7 +388,9 @@ class English:
 
     def responders(self, window: n.Responders) -> str:
         """Who acts in a `responders` window, in words."""
-        text = f"every other player once, in turn order from {self.expr(window.start)}"
+        start = self.expr(window.start)
+        text = (f"every player once, in turn order from {start}, {start} last" if window.every
+                else f"every other player once, in turn order from {start}")
         if window.where is not None:
             text += f", while {self.expr(window.where)}"
         return text

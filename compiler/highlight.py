@@ -32,8 +32,9 @@ DECLARATION_WORDS = (
 )
 CONSTANT_WORDS = ("true", "false", "none")
 KEYWORDS = (
-    "actor", "and", "announced", "asc", "bottom", "break", "by", "call", "capacity", "columns",
-    "create", "desc", "done", "draw", "effect", "elif", "else", "enter", "face", "facing", "for",
+    "actor", "all", "and", "announced", "asc", "bottom", "break", "by", "call", "capacity",
+    "columns", "create", "desc", "done", "draw", "effect", "elif", "else", "enter", "face",
+    "facing", "for",
     "from", "goto", "graph", "grid", "hex", "hidden", "if", "in", "into", "let", "list", "lose",
     "mark",
     "move", "names", "not", "of", "omitted", "on", "opposing", "or", "ordered", "owner", "per",
@@ -71,6 +72,8 @@ class RulecraftLexer(RegexLexer):  # type: ignore[misc]  # (Pygments ships no ty
             (r"[0-9]+", Number.Integer),
             (words(DECLARATION_WORDS, suffix=r"\b(?!\s*:)"), Keyword.Declaration),
             (words(CONSTANT_WORDS, suffix=r"\b"), Keyword.Constant),
+            # `all` is a keyword after `responders` only: before a bracket it is the aggregate
+            (r"all\b(?=\s*\()", Name),
             (words(KEYWORDS, suffix=r"\b(?!\s*:)"), Keyword),
             (words(TYPE_NAMES, suffix=r"\b"), Keyword.Type),
             (words(BUILTIN_NAMES, suffix=r"\b(?=\s*\()"), Name.Builtin),

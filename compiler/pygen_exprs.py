@@ -424,7 +424,10 @@ class ExpressionGenerator(AggregateGenerator):
                 return f"{s}.card_owner[{obj}]"
             case sym.NameOf():
                 # the name as data (compared, stored), not as words for a reader
-                table = names_table(m.type_of(e.obj))
+                type_ = m.type_of(e.obj)
+                if isinstance(type_, t.PlayerT) and m.seat_names:
+                    return f"{s}.player_name({obj})"  # the seats of the count played
+                table = names_table(type_)
                 if table is not None:
                     return f"{table}[{obj}]"
                 return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")

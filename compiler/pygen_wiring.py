@@ -83,6 +83,10 @@ class WiringGenerator(RuleGenerator):
             self.tuple_assign("State.WINDOW_START", [
                 f"window_{p.name}" if p.decl.responders is not None else "None"
                 for p in phases])
+            last = [self.phase_index[p.name] for p in phases
+                    if p.decl.responders is not None and p.decl.responders.every]
+            if last:
+                w.line(f"State.WINDOW_LAST = frozenset({last!r})")
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
         if self.creates_in_play():
             w.line("State.SET_CREATES = True")

@@ -427,9 +427,9 @@ class AstBuilder(Transformer[Token, Any]):
         return ("done", c[0])
 
     def responders_clause(self, meta: Any, c: list[Any]) -> tuple[str, n.Responders]:
-        start, where = c
+        every, start, where = c
         return ("responders", n.Responders(start, where[1] if where is not None else None,
-                                           span=self._span(meta)))
+                                           every is not None, span=self._span(meta)))
 
     def actor_clause(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Expr]:
         return ("actor", c[0])

@@ -446,10 +446,12 @@ class PhaseDecl(Decl):
 @dataclass(frozen=True, slots=True)
 class Responders(Node):
     """`responders from START where COND`: every other player in turn order from START, each
-    asked once, skipping those for whom COND (with `actor` standing for them) is false."""
+    asked once, skipping those for whom COND (with `actor` standing for them) is false;
+    `responders all from START` asks START too, last."""
 
     start: Expr
     where: Expr | None
+    every: bool = False  # `all`: START is asked too, after everyone else
 
 
 @dataclass(frozen=True, slots=True)

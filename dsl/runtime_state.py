@@ -57,6 +57,8 @@ class StateCore:
     # per phase, the start of its `responders` window (None: the phase has none); () in games
     # without one
     WINDOW_START: ClassVar[tuple[Callable[[Any], int] | None, ...]] = ()
+    # the phases whose window (`responders all from`) asks its starting player too, last
+    WINDOW_LAST: ClassVar[frozenset[int]] = frozenset()
     CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
     LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
     APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
@@ -413,7 +415,8 @@ class StateCore:
             return None
         start, answered = window
         players = self.num_players
-        for offset in range(answered + 1, players):
+        # offset `players` is the starting player again, asked last by `responders all`
+        for offset in range(answered + 1, players + (phase in self.WINDOW_LAST)):
             player = (start + offset) % players
             if where is None or where(self, player):
                 return player
@@ -423,7 +426,8 @@ class StateCore:
         """`actor` acted in the window: the players before them in it had their chance."""
         window = self.windows.get(phase)
         if window is not None:
-            window[1] = max(window[1], (actor - window[0]) % self.num_players)
+            # the starting player acts in a window only last (`responders all`)
+            window[1] = max(window[1], (actor - window[0]) % self.num_players or self.num_players)
 
     def _phase_done(self, checkpoints: tuple[Callable[[Any], None], ...]) -> None:
         """The current phase has nobody to act: its `on done` must lead on."""

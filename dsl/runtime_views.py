@@ -13,6 +13,13 @@ from dsl.runtime_seats import StateSeats
 _SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
 # Card instances; a name of its own because GameState.set hides the builtin in the class.
 CardIds = set[int]
+# the codec kinds that decode() changes (it returns the others' values as they are)
+_DECODED = frozenset({"player", "names", "card", "option", "list"})
+# StateViews._glanced: the zones and fields that _glance reads
+_Seating = tuple[type, int, tuple[int, ...], int]  # a state class, count, teams and player
+_GLANCED: dict[_Seating, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+# StateViews._shown_zones, by the same key
+_SHOWN: dict[_Seating, tuple[tuple[int, int, str], ...]] = {}
 
 
 class StateViews(StateSeats):
@@ -64,12 +71,12 @@ class StateViews(StateSeats):
         view["board"] = boards
         zones: dict[str, Any] = {}
         card_fields: dict[str, list[dict[str, Any]]] = {}
-        for slot, cards in enumerate(self.zones):
-            sight = self._zone_sight(slot, player)
-            if sight == _SEE_NOTHING:
-                continue  # not even the count: it would tell which kind of card was played
-            if self.TEAM_SLOTS and not self.team_holds(slot):
-                continue  # a team's cards are shown once, under its captain's name
+        # an int or bool field reads as it is kept: decode only the others
+        public = [(name, getattr(self, attr), codec, codec[0] in _DECODED)
+                  for name, attr, codec, vis in self.CARD_FIELDS if vis == "public"]
+        decode = self.decode
+        for slot, sight, slot_name in self._shown_zones(player):
+            cards = self.zones[slot]
             named = self._named_cards(slot, sight, player)
             if sight == _SEE_ALL:
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
@@ -78,19 +85,39 @@ class StateViews(StateSeats):
                          "revealed": [self.DEF_NAMES[self.card_def[c]] for c in named]}
             else:
                 shown = {"count": len(cards)}
-            zones[self.slot_name(slot)] = shown
+            zones[slot_name] = shown
             if named and self.CARD_FIELDS:
                 # a revealed card's public state is as public as a face-up card's: the target
                 # an activated set spell was given
-                card_fields[self.slot_name(slot)] = [
-                    {name: self.decode(codec, getattr(self, attr)[c])
-                     for name, attr, codec, vis in self.CARD_FIELDS if vis == "public"}
+                card_fields[slot_name] = [
+                    {name: decode(codec, table[c]) if coded else table[c]
+                     for name, table, codec, coded in public}
                     for c in named
                 ]
         view["zones"] = zones
         if self.CARD_FIELDS:
             view["cards"] = card_fields  # the public 'per card' state of the cards shown
         return view
+
+    def _shown_zones(self, player: int) -> tuple[tuple[int, int, str], ...]:
+        """The zones observation(player) lists, in slot order: (slot, sight, name). Not those
+        it sees nothing of (not even the count: it would tell which kind of card was played),
+        nor a `per team` zone's slots other than the captain's (the team's cards are shown
+        once, under its captain's name). Worked out once for a seating and a player, as
+        _glanced is: it is the same at every ply."""
+        key = (type(self), self.num_players, self._seating(), player)
+        found = _SHOWN.get(key)
+        if found is None:
+            found = _SHOWN[key] = tuple(
+                (slot, sight, self.slot_name(slot)) for slot in range(len(self.zones))
+                if (sight := self._zone_sight(slot, player)) != _SEE_NOTHING
+                and (not self.TEAM_SLOTS or self.team_holds(slot)))
+        return found
+
+    def _seating(self) -> tuple[int, ...]:
+        """The teams of the seats, which no rule changes: with the count, what decides who sees
+        which zone."""
+        return tuple(self.t_team) if self.HAS_TEAMS else ()
 
     def _zone_sight(self, slot: int, player: int) -> int:
         """How much of a zone observation(player) shows: _SEE_ALL, _SEE_REVEALED (a count and
@@ -236,14 +263,27 @@ class StateViews(StateSeats):
         """A little of what observation(player) shows, quick to compare: states that differ
         here differ in the observation too, and most alternatives do. Fields that hold cards
         are left out: two copies of a card are different values that read the same."""
-        sizes = [len(cards) for slot, cards in enumerate(self.zones)
-                 if self._zone_sight(slot, player) != _SEE_NOTHING]
-        values = [getattr(self, attr) for _, attr, codec, visibility in self.GAME_FIELDS
-                  if visibility == "public" and not has_cards(codec)]
-        values += [getattr(self, attr)
-                   for _, _, _, attr, codec, _, visibility in self.NODE_FIELDS
-                   if visibility == "public" and not has_cards(codec)]
+        slots, attrs = self._glanced(player)
+        zones = self.zones
+        sizes = list(map(len, map(zones.__getitem__, slots)))
+        values = [getattr(self, attr) for attr in attrs]
         return self.phase, self.actor, self.result is None, sizes, values
+
+    def _glanced(self, player: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The zones (those the player sees something of) and the fields that _glance reads.
+        action_text glances at every legal alternative, so they are worked out once for a
+        seating (the count and its teams, which no rule changes) and a player."""
+        key = (type(self), self.num_players, self._seating(), player)
+        found = _GLANCED.get(key)
+        if found is None:
+            slots = tuple(slot for slot in range(len(self.zones))
+                          if self._zone_sight(slot, player) != _SEE_NOTHING)
+            attrs = tuple(attr for _, attr, codec, visibility in self.GAME_FIELDS
+                          if visibility == "public" and not has_cards(codec))
+            attrs += tuple(attr for _, _, _, attr, codec, _, visibility in self.NODE_FIELDS
+                           if visibility == "public" and not has_cards(codec))
+            found = _GLANCED[key] = (slots, attrs)
+        return found
 
     def _sight(self, player: int) -> tuple[dict[str, Any], list[str] | None]:
         """Everything `player` knows of this state: the observation, and the player's own

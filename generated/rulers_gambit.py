@@ -2213,8 +2213,7 @@ class State(rt.GameState):
         'g_starter',
         'g_in_battle',
         'g_chain',
-        'g_responder',
-        'g_passes',
+        'g_opener',
         'g_attacker',
         'g_defender',
         'g_card_texts',
@@ -2261,8 +2260,7 @@ class State(rt.GameState):
     g_starter: int
     g_in_battle: bool
     g_chain: list[int]
-    g_responder: int
-    g_passes: int
+    g_opener: int
     g_attacker: int | None
     g_defender: int | None
     g_card_texts: list[int]
@@ -2295,8 +2293,7 @@ class State(rt.GameState):
         self.g_starter = 0
         self.g_in_battle = False
         self.g_chain = []
-        self.g_responder = 0
-        self.g_passes = 0
+        self.g_opener = 0
         self.g_attacker = None
         self.g_defender = None
         self.g_card_texts = []
@@ -2397,8 +2394,7 @@ class State(rt.GameState):
         c.g_starter = self.g_starter
         c.g_in_battle = self.g_in_battle
         c.g_chain = self.g_chain[:]
-        c.g_responder = self.g_responder
-        c.g_passes = self.g_passes
+        c.g_opener = self.g_opener
         c.g_attacker = self.g_attacker
         c.g_defender = self.g_defender
         c.g_card_texts = self.g_card_texts[:]
@@ -2426,7 +2422,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:419
+# rulebooks/rulers_gambit/rulers_gambit.rules:417
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2436,7 +2432,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:421
+# rulebooks/rulers_gambit/rulers_gambit.rules:419
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2446,7 +2442,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:424
+# rulebooks/rulers_gambit/rulers_gambit.rules:422
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2456,7 +2452,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:429
+# rulebooks/rulers_gambit/rulers_gambit.rules:427
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2466,13 +2462,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:433
+# rulebooks/rulers_gambit/rulers_gambit.rules:431
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:436
+# rulebooks/rulers_gambit/rulers_gambit.rules:434
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2481,7 +2477,7 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:442
+# rulebooks/rulers_gambit/rulers_gambit.rules:440
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
     keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
@@ -2514,7 +2510,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:449
+# rulebooks/rulers_gambit/rulers_gambit.rules:447
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2532,13 +2528,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:455
+# rulebooks/rulers_gambit/rulers_gambit.rules:453
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((not f_in_recovery(s, v_c)) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:458
+# rulebooks/rulers_gambit/rulers_gambit.rules:456
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2556,7 +2552,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:464
+# rulebooks/rulers_gambit/rulers_gambit.rules:462
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2572,7 +2568,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:470
+# rulebooks/rulers_gambit/rulers_gambit.rules:468
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2588,13 +2584,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:476
+# rulebooks/rulers_gambit/rulers_gambit.rules:474
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:479
+# rulebooks/rulers_gambit/rulers_gambit.rules:477
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
@@ -2603,7 +2599,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:483
+# rulebooks/rulers_gambit/rulers_gambit.rules:481
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2637,19 +2633,19 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:495
+# rulebooks/rulers_gambit/rulers_gambit.rules:493
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if T_CARD_496[s.card_def[v_c]]
+        if T_CARD_494[s.card_def[v_c]]
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:502
+# rulebooks/rulers_gambit/rulers_gambit.rules:500
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (
@@ -2659,7 +2655,7 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:509
+# rulebooks/rulers_gambit/rulers_gambit.rules:507
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? A standing unit that has made no attack yet may; one that has
     attacked may again while it has made fewer attacks than it may make (decisions
@@ -2679,13 +2675,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:515
+# rulebooks/rulers_gambit/rulers_gambit.rules:513
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:520
+# rulebooks/rulers_gambit/rulers_gambit.rules:518
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2699,13 +2695,13 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:525
+# rulebooks/rulers_gambit/rulers_gambit.rules:523
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:530
+# rulebooks/rulers_gambit/rulers_gambit.rules:528
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2717,7 +2713,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:535
+# rulebooks/rulers_gambit/rulers_gambit.rules:533
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2727,7 +2723,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:540
+# rulebooks/rulers_gambit/rulers_gambit.rules:538
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2740,7 +2736,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:546
+# rulebooks/rulers_gambit/rulers_gambit.rules:544
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2749,7 +2745,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:551
+# rulebooks/rulers_gambit/rulers_gambit.rules:549
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2760,7 +2756,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:819
+# rulebooks/rulers_gambit/rulers_gambit.rules:815
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2769,120 +2765,120 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:903
+# rulebooks/rulers_gambit/rulers_gambit.rules:899
 def f_heuristic(s: State, v_p: int) -> int:
     """Who leads in a game not over, for search agents (decision HEURISTIC)."""
     return s.p_lp[v_p]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:557
+# rulebooks/rulers_gambit/rulers_gambit.rules:555
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:558
+    # rulebooks/rulers_gambit/rulers_gambit.rules:556
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:558
+        # rulebooks/rulers_gambit/rulers_gambit.rules:556
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:562
+# rulebooks/rulers_gambit/rulers_gambit.rules:560
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:563
+    # rulebooks/rulers_gambit/rulers_gambit.rules:561
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:563
+        # rulebooks/rulers_gambit/rulers_gambit.rules:561
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:569
+# rulebooks/rulers_gambit/rulers_gambit.rules:567
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:570
+    # rulebooks/rulers_gambit/rulers_gambit.rules:568
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:571
+        # rulebooks/rulers_gambit/rulers_gambit.rules:569
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:571
+            # rulebooks/rulers_gambit/rulers_gambit.rules:569
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:571
+            # rulebooks/rulers_gambit/rulers_gambit.rules:569
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:577
+# rulebooks/rulers_gambit/rulers_gambit.rules:575
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:578
+    # rulebooks/rulers_gambit/rulers_gambit.rules:576
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:582
+# rulebooks/rulers_gambit/rulers_gambit.rules:580
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:583
+    # rulebooks/rulers_gambit/rulers_gambit.rules:581
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:587
+# rulebooks/rulers_gambit/rulers_gambit.rules:585
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:588
+    # rulebooks/rulers_gambit/rulers_gambit.rules:586
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:588
+        # rulebooks/rulers_gambit/rulers_gambit.rules:586
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:592
+# rulebooks/rulers_gambit/rulers_gambit.rules:590
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:593
+    # rulebooks/rulers_gambit/rulers_gambit.rules:591
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:593
+        # rulebooks/rulers_gambit/rulers_gambit.rules:591
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:597
+# rulebooks/rulers_gambit/rulers_gambit.rules:595
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:598
+    # rulebooks/rulers_gambit/rulers_gambit.rules:596
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:602
+# rulebooks/rulers_gambit/rulers_gambit.rules:600
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:603
+    # rulebooks/rulers_gambit/rulers_gambit.rules:601
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:607
+# rulebooks/rulers_gambit/rulers_gambit.rules:605
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:608
+    # rulebooks/rulers_gambit/rulers_gambit.rules:606
     s.k_Card_bonus_attack[v_c] += v_a
-    # rulebooks/rulers_gambit/rulers_gambit.rules:609
+    # rulebooks/rulers_gambit/rulers_gambit.rules:607
     s.k_Card_bonus_defence[v_c] += v_d
-    # rulebooks/rulers_gambit/rulers_gambit.rules:610
+    # rulebooks/rulers_gambit/rulers_gambit.rules:608
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:614
+# rulebooks/rulers_gambit/rulers_gambit.rules:612
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:615
+    # rulebooks/rulers_gambit/rulers_gambit.rules:613
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:615
+        # rulebooks/rulers_gambit/rulers_gambit.rules:613
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:621
+# rulebooks/rulers_gambit/rulers_gambit.rules:619
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:622
+    # rulebooks/rulers_gambit/rulers_gambit.rules:620
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:622
+        # rulebooks/rulers_gambit/rulers_gambit.rules:620
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2890,21 +2886,21 @@ def proc_injure(s: State, v_c: int) -> None:
         ):
             proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:624
+        # rulebooks/rulers_gambit/rulers_gambit.rules:622
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:625
+        # rulebooks/rulers_gambit/rulers_gambit.rules:623
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:633
+# rulebooks/rulers_gambit/rulers_gambit.rules:631
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:634
+    # rulebooks/rulers_gambit/rulers_gambit.rules:632
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:634
+        # rulebooks/rulers_gambit/rulers_gambit.rules:632
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2918,22 +2914,22 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:636
+        # rulebooks/rulers_gambit/rulers_gambit.rules:634
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:637
+        # rulebooks/rulers_gambit/rulers_gambit.rules:635
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:638
+        # rulebooks/rulers_gambit/rulers_gambit.rules:636
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:645
+# rulebooks/rulers_gambit/rulers_gambit.rules:643
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:646
+    # rulebooks/rulers_gambit/rulers_gambit.rules:644
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:646
+        # rulebooks/rulers_gambit/rulers_gambit.rules:644
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2950,18 +2946,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:649
+        # rulebooks/rulers_gambit/rulers_gambit.rules:647
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:650
+        # rulebooks/rulers_gambit/rulers_gambit.rules:648
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:655
+# rulebooks/rulers_gambit/rulers_gambit.rules:653
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:656
+    # rulebooks/rulers_gambit/rulers_gambit.rules:654
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:656
+        # rulebooks/rulers_gambit/rulers_gambit.rules:654
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2975,18 +2971,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:658
+        # rulebooks/rulers_gambit/rulers_gambit.rules:656
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:659
+        # rulebooks/rulers_gambit/rulers_gambit.rules:657
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:665
+# rulebooks/rulers_gambit/rulers_gambit.rules:663
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:666
+    # rulebooks/rulers_gambit/rulers_gambit.rules:664
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -2994,270 +2990,266 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:667
+        # rulebooks/rulers_gambit/rulers_gambit.rules:665
         if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:667
+            # rulebooks/rulers_gambit/rulers_gambit.rules:665
             proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:668
+        # rulebooks/rulers_gambit/rulers_gambit.rules:666
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:673
+# rulebooks/rulers_gambit/rulers_gambit.rules:671
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:674
+    # rulebooks/rulers_gambit/rulers_gambit.rules:672
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:674
+        # rulebooks/rulers_gambit/rulers_gambit.rules:672
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:680
+# rulebooks/rulers_gambit/rulers_gambit.rules:678
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:681
+    # rulebooks/rulers_gambit/rulers_gambit.rules:679
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:682
+        # rulebooks/rulers_gambit/rulers_gambit.rules:680
         s.k_Card_equipped_to[v_e] = None
-        # rulebooks/rulers_gambit/rulers_gambit.rules:683
+        # rulebooks/rulers_gambit/rulers_gambit.rules:681
         s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:685
+    # rulebooks/rulers_gambit/rulers_gambit.rules:683
     s.k_Card_rested[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:686
+    # rulebooks/rulers_gambit/rulers_gambit.rules:684
     s.k_Card_attacks_made[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:687
+    # rulebooks/rulers_gambit/rulers_gambit.rules:685
     s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:689
+    # rulebooks/rulers_gambit/rulers_gambit.rules:687
     s.k_Card_set_turn[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:690
+    # rulebooks/rulers_gambit/rulers_gambit.rules:688
     s.k_Card_equipped_to[v_c] = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:691
+    # rulebooks/rulers_gambit/rulers_gambit.rules:689
     s.k_Card_bonus_attack[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:692
+    # rulebooks/rulers_gambit/rulers_gambit.rules:690
     s.k_Card_bonus_defence[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:693
+    # rulebooks/rulers_gambit/rulers_gambit.rules:691
     s.k_Card_bonus_critical[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:694
+    # rulebooks/rulers_gambit/rulers_gambit.rules:692
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:701
+# rulebooks/rulers_gambit/rulers_gambit.rules:699
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:702
+    # rulebooks/rulers_gambit/rulers_gambit.rules:700
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:703
+        # rulebooks/rulers_gambit/rulers_gambit.rules:701
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:704
+        # rulebooks/rulers_gambit/rulers_gambit.rules:702
         s.k_Card_awakened[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:705
+        # rulebooks/rulers_gambit/rulers_gambit.rules:703
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:711
+# rulebooks/rulers_gambit/rulers_gambit.rules:709
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:712
+    # rulebooks/rulers_gambit/rulers_gambit.rules:710
     proc_leave_field(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:713
+    # rulebooks/rulers_gambit/rulers_gambit.rules:711
     s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:714
+    # rulebooks/rulers_gambit/rulers_gambit.rules:712
     raise_destroyed(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:715
+    # rulebooks/rulers_gambit/rulers_gambit.rules:713
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:721
+# rulebooks/rulers_gambit/rulers_gambit.rules:719
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:722
+    # rulebooks/rulers_gambit/rulers_gambit.rules:720
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:722
+        # rulebooks/rulers_gambit/rulers_gambit.rules:720
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:722
+        # rulebooks/rulers_gambit/rulers_gambit.rules:720
         proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:723
+    # rulebooks/rulers_gambit/rulers_gambit.rules:721
     if f_has(s, v_u, KEYWORD_TRAMPLE):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:723
+        # rulebooks/rulers_gambit/rulers_gambit.rules:721
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:728
+# rulebooks/rulers_gambit/rulers_gambit.rules:726
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:729
+    # rulebooks/rulers_gambit/rulers_gambit.rules:727
     v_a = f_attack_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:730
+    # rulebooks/rulers_gambit/rulers_gambit.rules:728
     v_crit = f_critical_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:731
+    # rulebooks/rulers_gambit/rulers_gambit.rules:729
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:732
+        # rulebooks/rulers_gambit/rulers_gambit.rules:730
         v_d = f_defence_of(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:733
+        # rulebooks/rulers_gambit/rulers_gambit.rules:731
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:734
+        # rulebooks/rulers_gambit/rulers_gambit.rules:732
         if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:734
+            # rulebooks/rulers_gambit/rulers_gambit.rules:732
             proc_injure(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:735
+        # rulebooks/rulers_gambit/rulers_gambit.rules:733
         if ((v_d >= v_a) or v_countered):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:735
+            # rulebooks/rulers_gambit/rulers_gambit.rules:733
             proc_injure(s, v_u)
     elif f_in_recovery(s, v_t):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:737
+        # rulebooks/rulers_gambit/rulers_gambit.rules:735
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:738
+            # rulebooks/rulers_gambit/rulers_gambit.rules:736
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:740
+            # rulebooks/rulers_gambit/rulers_gambit.rules:738
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:742
+            # rulebooks/rulers_gambit/rulers_gambit.rules:740
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:743
+            # rulebooks/rulers_gambit/rulers_gambit.rules:741
             if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:743
+                # rulebooks/rulers_gambit/rulers_gambit.rules:741
                 proc_battle_kill(s, v_u, v_t, v_crit)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:744
+            # rulebooks/rulers_gambit/rulers_gambit.rules:742
             if ((v_d_2 >= v_a) or v_countered_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:744
+                # rulebooks/rulers_gambit/rulers_gambit.rules:742
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:751
+# rulebooks/rulers_gambit/rulers_gambit.rules:749
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:752
+    # rulebooks/rulers_gambit/rulers_gambit.rules:750
     v_u = s.g_attacker
-    # rulebooks/rulers_gambit/rulers_gambit.rules:753
+    # rulebooks/rulers_gambit/rulers_gambit.rules:751
     v_t = s.g_defender
-    # rulebooks/rulers_gambit/rulers_gambit.rules:754
+    # rulebooks/rulers_gambit/rulers_gambit.rules:752
     s.g_attacker = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:755
+    # rulebooks/rulers_gambit/rulers_gambit.rules:753
     s.g_defender = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:756
+    # rulebooks/rulers_gambit/rulers_gambit.rules:754
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:757
+        # rulebooks/rulers_gambit/rulers_gambit.rules:755
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:758
+            # rulebooks/rulers_gambit/rulers_gambit.rules:756
             if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:758
+                # rulebooks/rulers_gambit/rulers_gambit.rules:756
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:760
+            # rulebooks/rulers_gambit/rulers_gambit.rules:758
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:768
+# rulebooks/rulers_gambit/rulers_gambit.rules:766
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:769
+    # rulebooks/rulers_gambit/rulers_gambit.rules:767
     s.k_Card_rested[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:770
+    # rulebooks/rulers_gambit/rulers_gambit.rules:768
     s.k_Card_attacks_made[v_u] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:771
+    # rulebooks/rulers_gambit/rulers_gambit.rules:769
     s.g_attacker = v_u
-    # rulebooks/rulers_gambit/rulers_gambit.rules:772
+    # rulebooks/rulers_gambit/rulers_gambit.rules:770
     s.g_defender = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:773
+    # rulebooks/rulers_gambit/rulers_gambit.rules:771
     FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:774
+    # rulebooks/rulers_gambit/rulers_gambit.rules:772
     for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:774
+        # rulebooks/rulers_gambit/rulers_gambit.rules:772
         FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:775
-    s.g_responder = (1 - s.card_owner[v_u])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:776
-    s.g_passes = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:777
+    # rulebooks/rulers_gambit/rulers_gambit.rules:773
+    s.g_opener = s.card_owner[v_u]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:774
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:783
+# rulebooks/rulers_gambit/rulers_gambit.rules:780
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:784
+    # rulebooks/rulers_gambit/rulers_gambit.rules:781
     s.k_Card_chosen[v_c] = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:785
+    # rulebooks/rulers_gambit/rulers_gambit.rules:782
     s.g_chain = [*[v_c], *s.g_chain]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:786
-    s.g_responder = (1 - s.card_owner[v_c])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:787
-    s.g_passes = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:788
+    # rulebooks/rulers_gambit/rulers_gambit.rules:783
+    s.g_opener = s.card_owner[v_c]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:784
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:794
+# rulebooks/rulers_gambit/rulers_gambit.rules:790
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:795
+    # rulebooks/rulers_gambit/rulers_gambit.rules:791
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:796
+    # rulebooks/rulers_gambit/rulers_gambit.rules:792
     if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:796
+        # rulebooks/rulers_gambit/rulers_gambit.rules:792
         s.p_spells_cast[v_p] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:797
+    # rulebooks/rulers_gambit/rulers_gambit.rules:793
     s.move(v_s, Z_SPELL_ZONE + v_p, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:798
+    # rulebooks/rulers_gambit/rulers_gambit.rules:794
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:803
+# rulebooks/rulers_gambit/rulers_gambit.rules:799
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:804
+    # rulebooks/rulers_gambit/rulers_gambit.rules:800
     s.card_up[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:805
+    # rulebooks/rulers_gambit/rulers_gambit.rules:801
     s.k_Card_rested[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:806
+    # rulebooks/rulers_gambit/rulers_gambit.rules:802
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:807
+    # rulebooks/rulers_gambit/rulers_gambit.rules:803
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:812
+# rulebooks/rulers_gambit/rulers_gambit.rules:808
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:813
+    # rulebooks/rulers_gambit/rulers_gambit.rules:809
     s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:814
+    # rulebooks/rulers_gambit/rulers_gambit.rules:810
     s.k_Card_ability_used[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:815
+    # rulebooks/rulers_gambit/rulers_gambit.rules:811
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:824
+# rulebooks/rulers_gambit/rulers_gambit.rules:820
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:825
+    # rulebooks/rulers_gambit/rulers_gambit.rules:821
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:826
-    if T_CARD_496[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:827
+    # rulebooks/rulers_gambit/rulers_gambit.rules:822
+    if T_CARD_494[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:823
         v_t = s.k_Card_chosen[v_c]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:828
+        # rulebooks/rulers_gambit/rulers_gambit.rules:824
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3265,71 +3257,71 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:829
+            # rulebooks/rulers_gambit/rulers_gambit.rules:825
             s.k_Card_equipped_to[v_c] = v_t
-            # rulebooks/rulers_gambit/rulers_gambit.rules:830
+            # rulebooks/rulers_gambit/rulers_gambit.rules:826
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:832
+            # rulebooks/rulers_gambit/rulers_gambit.rules:828
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:835
+        # rulebooks/rulers_gambit/rulers_gambit.rules:831
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:835
+            # rulebooks/rulers_gambit/rulers_gambit.rules:831
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:836
-        if (T_CARD_836[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:837
+        # rulebooks/rulers_gambit/rulers_gambit.rules:832
+        if (T_CARD_832[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:833
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:840
+    # rulebooks/rulers_gambit/rulers_gambit.rules:836
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:845
+# rulebooks/rulers_gambit/rulers_gambit.rules:841
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:846
+    # rulebooks/rulers_gambit/rulers_gambit.rules:842
     if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:846
+        # rulebooks/rulers_gambit/rulers_gambit.rules:842
         proc_fight(s)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:847
+    # rulebooks/rulers_gambit/rulers_gambit.rules:843
     if s.g_in_battle:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:847
+        # rulebooks/rulers_gambit/rulers_gambit.rules:843
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:847
+        # rulebooks/rulers_gambit/rulers_gambit.rules:843
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:878
+# rulebooks/rulers_gambit/rulers_gambit.rules:874
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:879
+    # rulebooks/rulers_gambit/rulers_gambit.rules:875
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:880
+        # rulebooks/rulers_gambit/rulers_gambit.rules:876
         v_c = rt.first(s.g_card_texts)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:881
+        # rulebooks/rulers_gambit/rulers_gambit.rules:877
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:882
+            # rulebooks/rulers_gambit/rulers_gambit.rules:878
             s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
-            # rulebooks/rulers_gambit/rulers_gambit.rules:883
+            # rulebooks/rulers_gambit/rulers_gambit.rules:879
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:884
+                # rulebooks/rulers_gambit/rulers_gambit.rules:880
                 s.k_Card_destroyed_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:885
+                # rulebooks/rulers_gambit/rulers_gambit.rules:881
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:887
+            # rulebooks/rulers_gambit/rulers_gambit.rules:883
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:888
+                # rulebooks/rulers_gambit/rulers_gambit.rules:884
                 s.k_Card_dies_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:889
+                # rulebooks/rulers_gambit/rulers_gambit.rules:885
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
@@ -4503,99 +4495,99 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:854
+# rulebooks/rulers_gambit/rulers_gambit.rules:850
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:860
-    if T_CARD_860[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:861
+    # rulebooks/rulers_gambit/rulers_gambit.rules:856
+    if T_CARD_856[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:857
         proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
-    # rulebooks/rulers_gambit/rulers_gambit.rules:866
-    # rulebooks/rulers_gambit/rulers_gambit.rules:867
+    # rulebooks/rulers_gambit/rulers_gambit.rules:862
+    # rulebooks/rulers_gambit/rulers_gambit.rules:863
     s.k_Card_destroyed_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:868
+    # rulebooks/rulers_gambit/rulers_gambit.rules:864
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:868
+        # rulebooks/rulers_gambit/rulers_gambit.rules:864
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:857
+# rulebooks/rulers_gambit/rulers_gambit.rules:853
 def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:871
-    # rulebooks/rulers_gambit/rulers_gambit.rules:872
+    # rulebooks/rulers_gambit/rulers_gambit.rules:867
+    # rulebooks/rulers_gambit/rulers_gambit.rules:868
     s.k_Card_dies_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:873
+    # rulebooks/rulers_gambit/rulers_gambit.rules:869
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:873
+        # rulebooks/rulers_gambit/rulers_gambit.rules:869
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:896
+# rulebooks/rulers_gambit/rulers_gambit.rules:892
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:897
+    # rulebooks/rulers_gambit/rulers_gambit.rules:893
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:908
+# rulebooks/rulers_gambit/rulers_gambit.rules:904
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:909
+    # rulebooks/rulers_gambit/rulers_gambit.rules:905
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:909
+        # rulebooks/rulers_gambit/rulers_gambit.rules:905
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:910
+        # rulebooks/rulers_gambit/rulers_gambit.rules:906
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:911
+        # rulebooks/rulers_gambit/rulers_gambit.rules:907
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:917
+# rulebooks/rulers_gambit/rulers_gambit.rules:913
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:919
+    # rulebooks/rulers_gambit/rulers_gambit.rules:915
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:920
+    # rulebooks/rulers_gambit/rulers_gambit.rules:916
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:921
+        # rulebooks/rulers_gambit/rulers_gambit.rules:917
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:921
+            # rulebooks/rulers_gambit/rulers_gambit.rules:917
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:922
+        # rulebooks/rulers_gambit/rulers_gambit.rules:918
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:923
+        # rulebooks/rulers_gambit/rulers_gambit.rules:919
         if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:924
+            # rulebooks/rulers_gambit/rulers_gambit.rules:920
             s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:925
+            # rulebooks/rulers_gambit/rulers_gambit.rules:921
             s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:927
+        # rulebooks/rulers_gambit/rulers_gambit.rules:923
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:928
+        # rulebooks/rulers_gambit/rulers_gambit.rules:924
         s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:929
+        # rulebooks/rulers_gambit/rulers_gambit.rules:925
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:931
+    # rulebooks/rulers_gambit/rulers_gambit.rules:927
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:947
+# rulebooks/rulers_gambit/rulers_gambit.rules:943
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:949
+    # rulebooks/rulers_gambit/rulers_gambit.rules:945
     s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:950
+    # rulebooks/rulers_gambit/rulers_gambit.rules:946
     s.g_turn = 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:951
+    # rulebooks/rulers_gambit/rulers_gambit.rules:947
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:937
+# rulebooks/rulers_gambit/rulers_gambit.rules:933
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4603,7 +4595,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4620,20 +4612,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:939
+    # rulebooks/rulers_gambit/rulers_gambit.rules:935
     s.move(v_c, Z_DECK + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:940
+    # rulebooks/rulers_gambit/rulers_gambit.rules:936
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4677,7 +4669,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4699,7 +4691,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4710,7 +4702,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:942
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4726,27 +4718,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:942
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:942
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:943
+    # rulebooks/rulers_gambit/rulers_gambit.rules:939
     s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:944
+    # rulebooks/rulers_gambit/rulers_gambit.rules:940
     s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:945
+    # rulebooks/rulers_gambit/rulers_gambit.rules:941
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:942
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:942
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4755,15 +4747,15 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:936
+# rulebooks/rulers_gambit/rulers_gambit.rules:932
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:956
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:961
+    # rulebooks/rulers_gambit/rulers_gambit.rules:957
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4771,50 +4763,50 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:963
+        # rulebooks/rulers_gambit/rulers_gambit.rules:959
         s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:964
+        # rulebooks/rulers_gambit/rulers_gambit.rules:960
         s.k_Card_attacks_made[v_c] = 0
-        # rulebooks/rulers_gambit/rulers_gambit.rules:965
+        # rulebooks/rulers_gambit/rulers_gambit.rules:961
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:967
+    # rulebooks/rulers_gambit/rulers_gambit.rules:963
     s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:968
+    # rulebooks/rulers_gambit/rulers_gambit.rules:964
     s.p_spells_cast[s.g_turn_player] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:969
+    # rulebooks/rulers_gambit/rulers_gambit.rules:965
     s.p_charged[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:970
+    # rulebooks/rulers_gambit/rulers_gambit.rules:966
     s.g_in_battle = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:971
+    # rulebooks/rulers_gambit/rulers_gambit.rules:967
     for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:971
+        # rulebooks/rulers_gambit/rulers_gambit.rules:967
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:972
+    # rulebooks/rulers_gambit/rulers_gambit.rules:968
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:979
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:980
+    # rulebooks/rulers_gambit/rulers_gambit.rules:976
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:980
+        # rulebooks/rulers_gambit/rulers_gambit.rules:976
         proc_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:981
+    # rulebooks/rulers_gambit/rulers_gambit.rules:977
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:996
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:988
+# rulebooks/rulers_gambit/rulers_gambit.rules:984
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4830,25 +4822,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:990
+    # rulebooks/rulers_gambit/rulers_gambit.rules:986
     proc_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:991
+    # rulebooks/rulers_gambit/rulers_gambit.rules:987
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -4857,7 +4849,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:993
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -4873,23 +4865,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:993
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:993
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:994
+    # rulebooks/rulers_gambit/rulers_gambit.rules:990
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:993
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:993
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -4898,24 +4890,24 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:983
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1002
+# rulebooks/rulers_gambit/rulers_gambit.rules:998
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -4932,24 +4924,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
     proc_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1001
     s.move(v_u, Z_HAND + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1002
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1002
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4987,7 +4979,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5009,7 +5001,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5020,18 +5012,18 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1010
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1015
+# rulebooks/rulers_gambit/rulers_gambit.rules:1011
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5048,45 +5040,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
     s.p_normal_called[actor] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1019
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5100,13 +5092,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1020
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1018
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5141,26 +5133,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1020
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1018
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5178,7 +5170,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5189,7 +5181,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5206,33 +5198,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
-    if not T_CARD_1032[s.card_def[v_u]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    if not T_CARD_1028[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1033
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5246,13 +5238,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1032
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1028
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1029
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5287,20 +5279,20 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1032
-                if not T_CARD_1032[s.card_def[v_u]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+                if not T_CARD_1028[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1029
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1030
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5318,7 +5310,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1031
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5329,7 +5321,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5346,15 +5338,15 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
-    if not T_CARD_836[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+    if not T_CARD_832[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1043
-    if not T_CARD_1043[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+    if not T_CARD_1039[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5362,13 +5354,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5381,19 +5373,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1038
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5425,20 +5417,20 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1042
-                if not T_CARD_836[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+                if not T_CARD_832[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1043
-                if not T_CARD_1043[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+                if not T_CARD_1039[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1040
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_cast(s, actor, v_s)
@@ -5456,7 +5448,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1037
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5467,7 +5459,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5482,15 +5474,15 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
-    if not T_CARD_836[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+    if not T_CARD_832[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1053
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5498,13 +5490,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5517,16 +5509,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1053
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1049
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1050
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5589,7 +5581,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5609,7 +5601,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5621,7 +5613,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5638,30 +5630,30 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1061
-    if not T_CARD_1061[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+    if not T_CARD_1057[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
     s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1060
     s.k_Card_set_turn[v_s] = s.g_turn
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1061
     s.move(v_s, Z_SET_ZONE + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5674,7 +5666,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1061
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1057
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5712,17 +5704,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1061
-                if not T_CARD_1061[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+                if not T_CARD_1057[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1058
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5740,7 +5732,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1056
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5751,7 +5743,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5768,24 +5760,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1071
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1067
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5798,10 +5790,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1066
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1071
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1067
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5836,17 +5828,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1066
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1071
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1067
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -5864,7 +5856,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1065
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5875,7 +5867,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -5892,24 +5884,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1078
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5922,10 +5914,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1078
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1074
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1075
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5995,7 +5987,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6015,7 +6007,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1076
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6027,7 +6019,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6044,24 +6036,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1085
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1086
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6074,10 +6066,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1085
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1086
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1082
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6112,17 +6104,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1085
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1081
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1086
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1082
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6140,7 +6132,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1084
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6151,7 +6143,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6168,24 +6160,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1093
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1090
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6198,10 +6190,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1093
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1089
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1090
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6271,7 +6263,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6291,7 +6283,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1091
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6303,7 +6295,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6320,21 +6312,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1101
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
     s.move(v_u, Z_STOCK + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6346,7 +6338,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1096
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6381,14 +6373,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1096
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6406,7 +6398,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6417,7 +6409,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6434,23 +6426,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1107
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6495,14 +6487,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1102
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6520,7 +6512,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6531,7 +6523,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1111
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6544,18 +6536,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1111
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1112
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6564,29 +6556,29 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1111
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
     for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1118
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1114
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1119
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1111
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1112
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1108
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1113
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1109
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1111
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6595,7 +6587,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1111
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6604,7 +6596,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1124
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6620,36 +6612,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1124
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1125
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1121
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1124
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1124
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1124
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1125
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1121
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1123
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1124
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6658,7 +6650,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6674,23 +6666,23 @@ LISTED_END_MAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1132
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6699,7 +6691,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1009
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6717,11 +6709,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1135
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1136
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1142
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1138
     if (
         (s.g_turn == 1)
         and (
@@ -6731,16 +6723,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1142
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1138
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1144
+# rulebooks/rulers_gambit/rulers_gambit.rules:1140
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6755,18 +6747,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1149
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1145
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6835,7 +6827,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6855,7 +6847,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6867,7 +6859,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -6884,18 +6876,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1155
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1151
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6974,7 +6966,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6994,7 +6986,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7006,7 +6998,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7023,23 +7015,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1156
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1156
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7084,14 +7076,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1160
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1156
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7109,7 +7101,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1159
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7120,7 +7112,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1165
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7136,23 +7128,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1165
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1165
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1166
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1165
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1165
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7161,7 +7153,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1138
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7169,47 +7161,57 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1173
+# rulebooks/rulers_gambit/rulers_gambit.rules:1169
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1174
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1171
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1172
             s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1173
             s.k_Card_bonus_defence[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1174
             s.k_Card_bonus_critical[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1179
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1175
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1180
     for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1180
         s.k_Card_set_turn[v_c_2] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1181
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1186
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1182
     s.g_turn += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1187
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1183
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1238
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1238
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+def window_chain_window(s: State) -> int:
+    return s.g_opener
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:1194
 def actor_chain_window(s: State) -> int | None:
-    return (None if (s.g_passes >= 2) else s.g_responder)
+    return s.responder(8, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
+def checkpoints_chain_window(s: State, actor: int) -> None:
+    s.answered(8, actor)
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7226,27 +7228,27 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
-    if not T_CARD_1201[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+    if not T_CARD_1198[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1203
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1200
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1202
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7259,16 +7261,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1198
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1203
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1200
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1201
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7306,20 +7308,20 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1201
-                if not T_CARD_1201[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+                if not T_CARD_1198[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1203
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1200
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1201
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_chain_quick(s, actor, v_s)
@@ -7337,7 +7339,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7348,7 +7350,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7365,27 +7367,27 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1211
-    if not T_CARD_1201[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+    if not T_CARD_1198[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1213
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1210
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1211
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1212
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7398,16 +7400,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1213
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1210
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7480,7 +7482,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7500,7 +7502,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1209
+# rulebooks/rulers_gambit/rulers_gambit.rules:1206
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7512,7 +7514,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7529,24 +7531,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1220
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1221
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1222
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1219
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7559,10 +7561,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1220
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1221
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1218
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7597,17 +7599,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1220
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1217
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1221
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1218
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7625,7 +7627,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1219
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7636,7 +7638,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7651,24 +7653,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1228
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1229
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1226
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1230
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1227
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7681,10 +7683,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1228
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1225
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1229
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1226
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7749,7 +7751,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7769,7 +7771,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1226
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7781,7 +7783,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1233
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -7797,25 +7799,22 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1233
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1233
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def do_pass_chain(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1234
-    s.g_responder = (1 - actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1235
-    s.g_passes += 1
+    pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1233
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1233
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -7824,7 +7823,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -7833,28 +7832,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1245
+# rulebooks/rulers_gambit/rulers_gambit.rules:1239
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1246
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1240
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1247
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1241
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1247
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1241
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1257
+# rulebooks/rulers_gambit/rulers_gambit.rules:1251
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1257
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1251
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1250
+# rulebooks/rulers_gambit/rulers_gambit.rules:1244
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -7871,18 +7870,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1254
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1248
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7926,7 +7925,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -7948,7 +7947,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1247
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7985,8 +7984,7 @@ State.GAME_FIELDS = (
     rt.GameField('starter', 'g_starter', ("player",), 'hidden'),
     rt.GameField('in_battle', 'g_in_battle', ("bool",), 'public'),
     rt.GameField('chain', 'g_chain', ("list", ("card",)), 'public'),
-    rt.GameField('responder', 'g_responder', ("player",), 'public'),
-    rt.GameField('passes', 'g_passes', ("int",), 'public'),
+    rt.GameField('opener', 'g_opener', ("player",), 'public'),
     rt.GameField('attacker', 'g_attacker', ("option", ("card",)), 'public'),
     rt.GameField('defender', 'g_defender', ("option", ("card",)), 'public'),
     rt.GameField('card_texts', 'g_card_texts', ("list", ("card",)), 'public'),
@@ -8027,8 +8025,7 @@ State.STATE_ATTRS = (
     'g_starter',
     'g_in_battle',
     'g_chain',
-    'g_responder',
-    'g_passes',
+    'g_opener',
     'g_attacker',
     'g_defender',
     'g_card_texts',
@@ -8124,7 +8121,7 @@ rt.install_phases(State, (
         enter=None,
         actor=actor_chain_window,
         done=done_chain_window,
-        checkpoints=None,
+        checkpoints=checkpoints_chain_window,
         legal=phase_legal_chain_window,
     ),
     rt.PhaseRules(
@@ -8136,6 +8133,19 @@ rt.install_phases(State, (
         legal=legal_resolve_next,
     ),
 ))
+State.WINDOW_START = (
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    window_chain_window,
+    None,
+)
+State.WINDOW_LAST = frozenset([8])
 State.CHECKPOINTS = (
     checkpoint_card_texts_run,
     checkpoint_life_points,
@@ -8573,31 +8583,31 @@ def from_json(text: str) -> State:
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_496: Final[tuple[bool, ...]] = tuple(
+T_CARD_494: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_836: Final[tuple[bool, ...]] = tuple(
+T_CARD_832: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_860: Final[tuple[bool, ...]] = tuple(
+T_CARD_856: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
     for d in range(88)
 )
-T_CARD_1032: Final[tuple[bool, ...]] = tuple(
+T_CARD_1028: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
     for d in range(88)
 )
-T_CARD_1043: Final[tuple[bool, ...]] = tuple(
+T_CARD_1039: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_1061: Final[tuple[bool, ...]] = tuple(
+T_CARD_1057: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_1201: Final[tuple[bool, ...]] = tuple(
+T_CARD_1198: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
     for d in range(88)
 )

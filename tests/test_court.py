@@ -266,3 +266,44 @@ def test_a_card_removed_face_down_is_no_spare_card(tmp_path: Path) -> None:
     assert state.get("zone.removed") == [removed]
     state.set("zone.hand.C", {"cards": [removed], "from": "removed"})
     assert state.get("zone.removed") == [] and state.get("zone.hand.C") == [removed]
+
+
+ROUND_TABLE = """
+game round_table {
+  title "Round table"
+  players 3
+  names A, B, C
+}
+
+state {
+  opener: player = A
+  raises: int = 0
+}
+
+setup { goto bids }
+
+## Every player may raise, the opener last; a raise opens a new window from the raiser.
+phase bids {
+  responders all from opener where actor != C or raises == 0
+  action hold() says "{actor} holds" {}
+  action raise_bid() says "{actor} raises" {
+    raises += 1
+    opener = actor
+    goto bids
+  }
+  on done { win opener }
+}
+"""
+
+
+def test_a_window_of_all_asks_its_starting_player_last(tmp_path: Path) -> None:
+    (tmp_path / "round_table.rules").write_text(ROUND_TABLE, encoding="utf-8")
+    state = load_game(str(tmp_path / "round_table.rules")).new_game(seed=1, players=3)
+    asked = []
+    for text in ("B holds", "C holds", "A raises", "B holds", "A holds"):
+        asked.append(state.player_name(state.current_player()))
+        state.apply_action(state.parse_action(text))
+    # B, C, then A itself; A's raise opens a window from A again, where C (after a raise) is
+    # skipped by the condition and A answers last
+    assert asked == ["B", "C", "A", "B", "A"]
+    assert state.is_terminal() and state.returns() == [1.0, -1.0, -1.0]

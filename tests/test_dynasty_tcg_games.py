@@ -26,6 +26,7 @@ The default tier plays GAMES seeds; the soak tier (`-m soak`) the rest of SOAK_G
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import shutil
@@ -70,7 +71,18 @@ def decks_of(seed: int) -> dict[str, str]:
 
 def kind_of(name: str) -> str:
     """The card kind of a card name: unit, order, item or environment."""
-    return str(game.E_KIND_NAMES[game.C_CARD_KIND[game.DEF_NAMES.index(name)]])
+    return KINDS[name]
+
+
+# read at every ply of every game, for every card in play: tables, not searches of DEF_NAMES
+DEF_INDEX = {name: i for i, name in enumerate(game.DEF_NAMES)}
+KINDS = {name: str(game.E_KIND_NAMES[game.C_CARD_KIND[i]]) for name, i in DEF_INDEX.items()}
+
+
+@functools.cache
+def dealt(decks: tuple[str, ...]) -> list[str]:
+    """The names of the cards of these decks, sorted: what the zones must hold at every ply."""
+    return sorted(game.DEF_NAMES[d] for deck in decks for d in game.DECKS[deck])
 
 
 def check_cards(state: State, decks: dict[str, str],
@@ -78,24 +90,26 @@ def check_cards(state: State, decks: dict[str, str],
     """(a) conservation and (b) one unit per zone, orders and items where they belong, over
     the seats `players` (the modes of tests/test_dynasty_tcg_modes.py have more)."""
     paths = {p: PATHS.get(p) or zone_paths(p) for p in players}
-    held = sorted(name for player in players for path in paths[player] for name in state.get(path))
-    decked = sorted(game.DEF_NAMES[d] for p in players for d in game.DECKS[decks[p]])
+    # every zone read once, for the conservation and for the checks of each zone below
+    zones = {path: state.get(path) for player in players for path in paths[player]}
+    held = sorted(name for cards in zones.values() for name in cards)
+    decked = dealt(tuple(decks[p] for p in players))
     if held != decked:
         expected, found = Counter(decked), Counter(held)
         raise AssertionError(f"the zones differ from the decks: missing "
                              f"{dict(expected - found)}, extra {dict(found - expected)}")
     phase = state.get("phase")
     for player in players:
-        gear = state.get(f"zone.gear.{player}")
+        gear = zones[f"zone.gear.{player}"]
         holders = [state.get(f"card.gear.{player}.{i}.held_by") for i in range(len(gear))]
         assert all(kind_of(n) == "item" for n in gear), f"{player}'s items: {gear}"
-        orders = state.get(f"zone.orders.{player}")
+        orders = zones[f"zone.orders.{player}"]
         assert all(kind_of(n) == "order" for n in orders), f"{player}'s orders: {orders}"
-        if state.get(f"zone.leaving.{player}"):
+        if zones[f"zone.leaving.{player}"]:
             assert phase == "settle_items", f"{player}'s items wait for payment in {phase}"
         fielded: list[str] = []
         for cell in CELLS:
-            units = state.get(f"zone.field.{player}.{cell}")
+            units = zones[f"zone.field.{player}.{cell}"]
             assert len(units) <= 1, f"{player}'s {cell} holds {units}"
             if units:
                 (unit,) = units
@@ -104,9 +118,9 @@ def check_cards(state: State, decks: dict[str, str],
                 damage = state.get(f"card.field.{player}.{cell}.0.damage")
                 # items are named by their unit's name: with two copies of a unit on the
                 # battlefield, both count the bonuses of either copy's items (an upper bound)
-                health = (game.C_CARD_HEALTH[game.DEF_NAMES.index(unit)]
+                health = (game.C_CARD_HEALTH[DEF_INDEX[unit]]
                           + state.get(f"card.field.{player}.{cell}.0.guard")
-                          + sum(game.C_CARD_GIVES_HEALTH[game.DEF_NAMES.index(item)]
+                          + sum(game.C_CARD_GIVES_HEALTH[DEF_INDEX[item]]
                                 for item, holder in zip(gear, holders, strict=True)
                                 if holder == unit))
                 assert 0 <= damage < health, f"{unit} on {cell}: {damage} of {health}"

@@ -9,16 +9,18 @@ setup played to the end through the public API, with the checks of the one-on-on
 (c) health only falls, but for the 20 that everyone still in gains at once (decision
     BOTH_ZERO);
 (d) no card of one team is visible to the other: in the observation of every player of
-    another team, a player's hand, deck and mulligan cards are counts; and the text of each
-    action, read by a seat of another team than the actor's (a different one each ply, to keep
-    the soak tier's time down), names only cards that seat sees before or after it;
+    another team, a player's hand, deck and mulligan cards are counts; and the text of every
+    TEXT_EVERY-th action, read by a seat of another team than the actor's (a different one each
+    time), names only cards that seat sees before or after it;
 (e) in a royale, a commander who is out never acts again, and the game ends with the last one
     standing as the only winner or in a draw; in a war, teammates get the same result and the
     losing army is at 0 health, has nothing left to play, or lost a stalemate.
 
 The default tier plays one short game of a 2v2 and of a 1v1v1 (DEFAULT_SETUPS); the soak tier
-(`-m soak`) SOAK_GAMES a mode (1,000), its seeds alternating between the mode's two setups:
-every check above at every ply, but (d)'s reading of action texts in a quarter of them.
+(`-m soak`) SOAK_GAMES a mode (1,000), its seeds alternating between the mode's two setups,
+every game with every check above. The war's soak is here and the royale's in
+tests/test_dynasty_tcg_royale.py: pytest-xdist gives a file to a process (`--dist loadfile`),
+so the two modes run side by side on CI's two cores.
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ SOAK_GAMES = 1000
 # the default tier's games: seeds among the shortest of the first twelve (338 and 247 plies
 # against a mean near 450 and 400), to keep the tier within its minute
 DEFAULT_SETUPS = [("war", 4, 5), ("royale", 3, 9)]
-TEXT_EVERY = 4
-# in the soak tier, the games whose action texts are read (two in FULL_EVERY, one of each
-# setup): reading every game's would take an hour a mode, more than CI's whole budget
-FULL_EVERY = 8
+# the plies whose action text is read: one in TEXT_EVERY, in every game (action_text plays
+# out every legal alternative, half a game's checking time at one in 4, which made 1,000
+# games a mode too long for CI's budget: benchmarks/bench_modes_soak.py, docs/performance.md)
+TEXT_EVERY = 8
 
 
 def seats(players: int) -> tuple[str, ...]:
@@ -67,15 +69,15 @@ def check_armies(state: State, mode: str, health: dict[str, int]) -> None:
     players = seats(state.num_players)
     teams = teams_of(state)
     now = {p: state.get(f"player.{p}.health") for p in players}
+    pools = {p: state.get(f"player.{p}.resources") for p in players}
     for player in players:
         mates = [q for q in players if teams[q] == teams[player]]
         assert len(mates) == (state.num_players // 2 if mode == "war" else 1), teams
-        resources = state.get(f"player.{player}.resources")
+        resources = pools[player]
         assert 0 <= resources <= 10 * len(mates), f"{player} has {resources} resources"
         for mate in mates:
             assert now[mate] == now[player], f"{player} and {mate} differ in health: {now}"
-            assert state.get(f"player.{mate}.resources") == resources, (
-                f"{player} and {mate} differ in resources")
+            assert pools[mate] == resources, f"{player} and {mate} differ in resources"
     risen = [p for p in players if now[p] > health[p]]
     if risen:
         still = [p for p in players if not state.get(f"player.{p}.out")]
@@ -84,13 +86,13 @@ def check_armies(state: State, mode: str, health: dict[str, int]) -> None:
     health.update(now)
 
 
-def check_secrets(state: State, index: int) -> None:
+def check_secrets(state: State, index: int, view: dict[str, Any]) -> None:
     """(d), observations: a player's hidden zones are counts to every seat of another team, as
-    seat `index` sees them (the caller turns it from ply to ply: one observation a ply)."""
+    seat `index` sees them in `view` (the caller turns it from ply to ply: one observation a
+    ply)."""
     players = seats(state.num_players)
     teams = teams_of(state)
     viewer = players[index]
-    view = state.observation(index)
     for player in players:
         if teams[player] != teams[viewer]:
             for zone in ("hand", "deck", "aside"):
@@ -125,33 +127,52 @@ def check_result(state: State, mode: str) -> None:
             f"{losers[0]}'s army lost with {health} health and cards left")
 
 
-def read_by_another_team(state: State, action: Any) -> Callable[[State], None] | None:
-    """(d), action texts: a seat of another team than the actor's, a different one each ply,
-    on every TEXT_EVERY-th ply (action_text plays the action out for the reader: most of a
-    game's checking time)."""
-    if (state.get("turn") + state.action_id(action)) % TEXT_EVERY:
-        return None
-    players = seats(state.num_players)
-    teams = teams_of(state)
-    actor = state.current_player()
-    others = [i for i, p in enumerate(players) if teams[p] != teams[players[actor]]]
-    viewer = others[(state.get("turn") + state.action_id(action)) % len(others)]
-    before = shown_names(state.observation(viewer))
-    text = state.action_text(action, viewer)
+class Views:
+    """The observations of one game's checks, shared: the ply's reader of an action text sees
+    the position after it once, for the text and for the secrets (check_secrets)."""
 
-    def check(after_state: State) -> None:
-        after = shown_names(after_state.observation(viewer))
-        for name in NAMES.findall(text):
-            assert name in before or name in after, (
-                f"{players[viewer]} reads '{text}', which names {name}, a card they cannot see")
-    return check
+    def __init__(self) -> None:
+        self.viewer = -1  # the seat that read this ply's action text, if any
+        self.after: dict[str, Any] = {}
+
+    def read_by_another_team(self, state: State, action: Any) -> Callable[[State], None] | None:
+        """(d), action texts: a seat of another team than the actor's, a different one each
+        time, on every TEXT_EVERY-th ply (action_text plays the action out for the reader)."""
+        self.viewer = -1
+        if (state.get("turn") + state.action_id(action)) % TEXT_EVERY:
+            return None
+        players = seats(state.num_players)
+        teams = teams_of(state)
+        actor = state.current_player()
+        others = [i for i, p in enumerate(players) if teams[p] != teams[players[actor]]]
+        viewer = others[(state.get("turn") + state.action_id(action)) % len(others)]
+        before = shown_names(state.observation(viewer))
+        text = state.action_text(action, viewer)
+
+        def check(after_state: State) -> None:
+            self.viewer, self.after = viewer, after_state.observation(viewer)
+            after = shown_names(self.after)
+            for name in NAMES.findall(text):
+                assert name in before or name in after, (
+                    f"{players[viewer]} reads '{text}', which names {name}, a card they cannot "
+                    "see")
+        return check
+
+    def secrets(self, state: State, plies: int) -> None:
+        """check_secrets as the ply's reader of a text sees it, else as the seats in turn."""
+        if self.viewer >= 0:
+            check_secrets(state, self.viewer, self.after)
+        else:
+            index = plies % state.num_players
+            check_secrets(state, index, state.observation(index))
+        self.viewer = -1
 
 
 def check_ply(state: State, mode: str, decks: dict[str, str], health: dict[str, int],
-              plies: int) -> None:
+              plies: int, views: Views) -> None:
     check_cards(state, decks, seats(state.num_players))
     check_armies(state, mode, health)
-    check_secrets(state, plies % state.num_players)
+    views.secrets(state, plies)
     if state.is_terminal():
         check_result(state, mode)
     elif mode == "royale":
@@ -159,20 +180,27 @@ def check_ply(state: State, mode: str, decks: dict[str, str], health: dict[str, 
         assert not state.get(f"player.{actor}.out"), f"{actor} acts while out"
 
 
-def play_one(mode: str, players: int, seed: int, full: bool = True) -> list[str]:
-    """One game, checked at every ply: (a) to (e); the reading of action texts, (d)'s second
-    half and half of a game's checking time, only with `full` (a quarter of the soak tier's
-    games, for CI's time)."""
+def play_one(mode: str, players: int, seed: int) -> list[str]:
+    """One game, checked at every ply: (a) to (e)."""
     decks = decks_of(seed, players)
     choose = random.Random(seed).choice
     history: list[str] = []
+    views = Views()
     state = game.new_game(seed=seed, players=players, options={"mode": mode}, decks=decks)
     health = {p: state.get(f"player.{p}.health") for p in seats(players)}
     with named_failures(f"{mode} {players} players {decks} seed {seed}", history):
         play_checked(state, choose, history,
-                     lambda s: check_ply(s, mode, decks, health, len(history)), MAX_PLIES,
-                     read_by_another_team if full else None)
+                     lambda s: check_ply(s, mode, decks, health, len(history), views),
+                     MAX_PLIES, views.read_by_another_team)
     return history
+
+
+def play_soak(mode: str, seeds: range) -> None:
+    """The soak tier's games of a mode: the seeds alternate between the mode's setups."""
+    counts = [n for m, n in SETUPS if m == mode]
+    for seed in seeds:
+        players = counts[seed % len(counts)]
+        assert 0 < len(play_one(mode, players, seed)) <= MAX_PLIES
 
 
 @pytest.mark.parametrize(("mode", "players", "seed"), DEFAULT_SETUPS,
@@ -183,16 +211,10 @@ def test_random_games(mode: str, players: int, seed: int) -> None:
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("mode", ["war", "royale"])
 @pytest.mark.parametrize("seeds", batches(0, SOAK_GAMES), ids=batch_id)
-def test_random_games_soak(mode: str, seeds: range) -> None:
-    """1,000 games a mode: the seeds alternate between the mode's two setups; one game in
-    FULL_EVERY has its action texts read too."""
-    counts = [n for m, n in SETUPS if m == mode]
-    for seed in seeds:
-        players = counts[seed % len(counts)]
-        full = seed % FULL_EVERY < len(counts)  # both setups get full checks
-        assert 0 < len(play_one(mode, players, seed, full)) <= MAX_PLIES
+def test_random_wars_soak(seeds: range) -> None:
+    """1,000 wars, 2v2 and 3v3 in turn (the royales: tests/test_dynasty_tcg_royale.py)."""
+    play_soak("war", seeds)
 
 
 def test_modes_refuse_the_counts_they_do_not_allow() -> None:

@@ -119,3 +119,23 @@ def test_simulate_reports_the_seats_of_the_count(
                      str(players), "--json"])
     assert code == 0
     assert list(json.loads(capsys.readouterr().out)["seats"]) == SEATS[players]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_players_name_as_data_is_the_seat_of_the_count_played(
+        tmp_path: Path, players: int) -> None:
+    """`target.name` stored in a field or compared (not in a `says` text) reads the seat names
+    of the count played: South at two is seat 1, which is East at four."""
+    rules = (HERE / "compass.rules").read_text(encoding="utf-8")
+    rules = rules.replace("  turns: int = 0\n", "  turns: int = 0\n  struck: text = \"\"\n"
+                          "  struck_south: bool = false\n")
+    rules = rules.replace("    target.health -= 1\n", "    target.health -= 1\n"
+                          "    struck = target.name\n"
+                          "    struck_south = target.name == \"South\"\n")
+    path = tmp_path / "compass.rules"
+    path.write_text(rules, encoding="utf-8")
+    compilation = check_rulebook(path)
+    assert compilation.ok and compilation.model is not None, compilation.diagnostics.items
+    state = load_python(compilation.model).new_game(seed=1, players=players)
+    state.apply_action(state.parse_action("North strikes South"))
+    assert (state.g_struck, state.g_struck_south) == ("South", True)
