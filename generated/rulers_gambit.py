@@ -2829,7 +2829,7 @@ def proc_discard(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:578
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:578
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:582
@@ -2893,7 +2893,7 @@ def proc_injure(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:614
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:615
-        s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_RECOVERY + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:623
@@ -2921,7 +2921,7 @@ def proc_destroy(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:626
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:627
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:628
         raise_destroyed(s, v_c)
 
@@ -2953,7 +2953,7 @@ def proc_seal(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:639
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:640
-        s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_DIMENSION + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:645
@@ -2978,7 +2978,7 @@ def proc_bounce(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:648
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:649
-        s.move(v_c, Z_HAND + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_HAND + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:655
@@ -3011,7 +3011,7 @@ def proc_store(s: State, v_c: int) -> None:
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:664
-        s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_STOCK + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:670
@@ -3024,7 +3024,7 @@ def proc_leave_field(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:672
         s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:673
-        s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
+        s.move_uncapped(v_e, Z_GRAVEYARD + s.card_owner[v_e])
     # rulebooks/rulers_gambit/rulers_gambit.rules:675
     s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:676
@@ -3067,7 +3067,7 @@ def proc_kill(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:702
     proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:703
-    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:704
     raise_destroyed(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:705
@@ -3219,7 +3219,7 @@ def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:786
         s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:787
-    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
     # rulebooks/rulers_gambit/rulers_gambit.rules:788
     proc_activate(s, v_s, v_t)
 
@@ -3271,7 +3271,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:822
-            s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+            s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     else:
         # rulebooks/rulers_gambit/rulers_gambit.rules:825
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
@@ -3280,7 +3280,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:826
         if (T_CARD_826[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
             # rulebooks/rulers_gambit/rulers_gambit.rules:827
-            s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+            s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:830
     s.k_Card_chosen[v_c] = None
 
@@ -4628,7 +4628,7 @@ def check_put_back(s: State, actor: int, v_c: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:928
 def do_put_back(s: State, actor: int, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:929
-    s.move(v_c, Z_DECK + actor, False)
+    s.move_uncapped(v_c, Z_DECK + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:930
     s.p_put_back_count[actor] += 1
 
@@ -4786,7 +4786,9 @@ def enter_stand(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:960
     s.g_in_battle = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:961
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+    v_k_zone = s.zones[Z_KINGDOM_ZONE + s.g_turn_player]
+    if v_k_zone:
+        v_k = v_k_zone[0]
         # rulebooks/rulers_gambit/rulers_gambit.rules:961
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:962
@@ -4942,7 +4944,7 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:994
     proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:995
-    s.move(v_u, Z_HAND + actor, False)
+    s.move_uncapped(v_u, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:996
     for v_other in list(s.zones[Z_RECOVERY + actor]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:996
@@ -5656,7 +5658,7 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1054
     s.k_Card_set_turn[v_s] = s.g_turn
     # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-    s.move(v_s, Z_SET_ZONE + actor, False)
+    s.move_uncapped(v_s, Z_SET_ZONE + actor)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1050
@@ -6331,7 +6333,7 @@ def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1091
-    s.move(v_u, Z_STOCK + actor, False)
+    s.move_uncapped(v_u, Z_STOCK + actor)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1089
@@ -6567,7 +6569,9 @@ def check_awaken(s: State, actor: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def do_awaken(s: State, actor: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1107
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
+    v_k_zone = s.zones[Z_KINGDOM_ZONE + actor]
+    if v_k_zone:
+        v_k = v_k_zone[0]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1108
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1109
