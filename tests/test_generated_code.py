@@ -119,8 +119,8 @@ def test_a_variable_never_assigned_is_not_unwrapped_once_tested(tmp_path: Path) 
     source = generate_python(compilation.model)
     keep = source[source.index("def proc_keep"):]
     keep = keep[:keep.index("\n\n\n")]
-    assert "s.move(v_c, " in keep and "rt.some(v_c)" not in keep
-    assert "s.move(rt.some(v_d), " in keep
+    assert "s.move_uncapped(v_c, " in keep and "rt.some(v_c)" not in keep
+    assert "s.move_uncapped(rt.some(v_d), " in keep
 
 
 def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
