@@ -102,7 +102,13 @@ class ExpressionGenerator(AggregateGenerator):
                 top = "True" if stmt.end == "top" else "False"
                 what_type = m.type_of(stmt.what)
                 dest = self.expr(stmt.dest)
-                if isinstance(what_type, t.CardT):
+                dest_type = m.type_of(stmt.dest)
+                if (isinstance(what_type, t.CardT) and top == "False"
+                        and isinstance(dest_type, t.ZoneT)
+                        and m.zones[dest_type.zone].capacity is None):
+                    # a zone without a capacity is never full: no test of it (move_uncapped)
+                    w.line(f"s.move_uncapped({self.expr(stmt.what)}, {dest})")
+                elif isinstance(what_type, t.CardT):
                     w.line(f"s.move({self.expr(stmt.what)}, {dest}, {top})")
                 else:
                     w.line(f"s.move_all({self.collection(stmt.what)}, {dest}, {top})")
@@ -229,11 +235,22 @@ class ExpressionGenerator(AggregateGenerator):
         w = self.w
         domain_type = self.model.type_of(stmt.domain)
         collection = self.collection(stmt.domain)
-        if isinstance(domain_type, t.ZoneT):
+        single = (isinstance(domain_type, t.ZoneT) and stmt.where is None
+                  and stmt.order_by is None and self.model.zones[domain_type.zone].capacity == 1
+                  and not any(isinstance(node, n.Break) for node in walk_rules([stmt.body])))
+        if isinstance(domain_type, t.ZoneT) and not single:
             collection = f"list({collection})"  # the body may move cards out of the zone
         with self.bindings.frame():
             var = self.bindings.bind(stmt.var)
-            if stmt.order_by is not None:
+            if single:
+                # a zone of one card at most: its card, if it has one (no copy of the zone to
+                # loop over, for a body that may move the card)
+                zone = self.bindings.reserve(f"{stmt.var}_zone")
+                w.line(f"{zone} = {collection}")
+                with w.block(f"if {zone}:"):
+                    w.line(f"{var} = {zone}[0]")
+                    self.block(stmt.body)
+            elif stmt.order_by is not None:
                 where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
                 items = f"[{var} for {var} in {collection}{where}]"
                 key = order_key(var, self.expr(stmt.order_by), stmt.descending)

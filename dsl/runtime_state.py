@@ -478,17 +478,36 @@ class StateCore:
             zone.append(card)
         card_zone[card] = slot
 
+    def move_uncapped(self, card: int, slot: int) -> None:
+        """move() to the end of a slot of a zone without a capacity, which the code generator
+        knows: such a slot is never full, so there is nothing to test (every game moves cards
+        often; Dynasties moves about 240 a game)."""
+        card_zone = self.card_zone
+        zones = self.zones
+        zones[card_zone[card]].remove(card)
+        self.card_up[card] = False
+        shown = self.card_shown
+        if shown:
+            shown.pop(card, None)
+        zones[slot].append(card)
+        card_zone[card] = slot
+
     def move_all(self, cards: Iterable[int], slot: int, top: bool = False) -> None:
         moving = list(cards)
         if top:
             moving.reverse()
+        move = self.move_uncapped if self.SLOT_CAPACITY[slot] < 0 and not top else None
         for card in moving:
-            self.move(card, slot, top)
+            if move is not None:
+                move(card, slot)
+            else:
+                self.move(card, slot, top)
 
     def draw(self, count: int, source: int, slot: int) -> None:
         pile = self.zones[source]
+        move = self.move_uncapped if self.SLOT_CAPACITY[slot] < 0 else self.move
         for _ in range(min(count, len(pile))):
-            self.move(pile[0], slot)
+            move(pile[0], slot)
 
     def reveal(self, cards: Iterable[int]) -> None:
         for card in cards:

@@ -1452,7 +1452,7 @@ def proc_discard_card(s: State, v_c: int) -> None:
         # rulebooks/dojo/dojo.rules:374
         proc_leave_play(s, v_c)
         # rulebooks/dojo/dojo.rules:375
-        s.move(v_c, Z_DISCARD + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_DISCARD + s.card_owner[v_c])
 
 
 # rulebooks/dojo/dojo.rules:383
@@ -1463,7 +1463,7 @@ def proc_leave_play(s: State, v_c: int) -> None:
         # rulebooks/dojo/dojo.rules:385
         s.k_Card_on_creature[v_a] = None
         # rulebooks/dojo/dojo.rules:386
-        s.move(v_a, Z_DISCARD + s.card_owner[v_a], False)
+        s.move_uncapped(v_a, Z_DISCARD + s.card_owner[v_a])
     # rulebooks/dojo/dojo.rules:388
     s.k_Card_damage[v_c] = 0
     # rulebooks/dojo/dojo.rules:389
@@ -1877,7 +1877,7 @@ def raise_played(s: State, v_by: int, v_c: int) -> None:
             # rulebooks/dojo/dojo.rules:409
             s.card_up[v_t] = True
             # rulebooks/dojo/dojo.rules:410
-            s.move(v_t, Z_DISCARD + s.card_owner[v_t], False)
+            s.move_uncapped(v_t, Z_DISCARD + s.card_owner[v_t])
             # rulebooks/dojo/dojo.rules:411
             FX_CARD_EFFECT[s.card_def[v_t]](s, v_t, s.card_owner[v_t], v_c)
 
@@ -1895,7 +1895,7 @@ def checkpoint_fallen(s: State) -> None:
                 # rulebooks/dojo/dojo.rules:423
                 proc_leave_play(s, v_c)
                 # rulebooks/dojo/dojo.rules:424
-                s.move(v_c, Z_DISCARD + v_p, False)
+                s.move_uncapped(v_c, Z_DISCARD + v_p)
                 # rulebooks/dojo/dojo.rules:426
                 proc_gain_cu(s, (1 - v_p), C_CARD_TRIBUTE[s.card_def[v_c]])
         # rulebooks/dojo/dojo.rules:428
@@ -1904,7 +1904,7 @@ def checkpoint_fallen(s: State) -> None:
                 # rulebooks/dojo/dojo.rules:429
                 proc_leave_play(s, v_l)
                 # rulebooks/dojo/dojo.rules:430
-                s.move(v_l, Z_DISCARD + v_p, False)
+                s.move_uncapped(v_l, Z_DISCARD + v_p)
 
 
 # rulebooks/dojo/dojo.rules:438
@@ -2213,7 +2213,7 @@ def do_play_item(s: State, actor: int, v_c: int) -> None:
     # rulebooks/dojo/dojo.rules:510
     s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:511
-    s.move(v_c, Z_DISCARD + actor, False)
+    s.move_uncapped(v_c, Z_DISCARD + actor)
     # rulebooks/dojo/dojo.rules:512
     FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
     # rulebooks/dojo/dojo.rules:513
@@ -2361,7 +2361,7 @@ def do_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> None:
     # rulebooks/dojo/dojo.rules:524
     s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:525
-    s.move(v_c, Z_DISCARD + actor, False)
+    s.move_uncapped(v_c, Z_DISCARD + actor)
     # rulebooks/dojo/dojo.rules:526
     FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
     # rulebooks/dojo/dojo.rules:527
@@ -2672,7 +2672,7 @@ def do_attach(s: State, actor: int, v_a: int, v_c: int) -> None:
     # rulebooks/dojo/dojo.rules:549
     s.k_Card_on_creature[v_a] = v_c
     # rulebooks/dojo/dojo.rules:550
-    s.move(v_a, Z_ATTACHMENTS + actor, False)
+    s.move_uncapped(v_a, Z_ATTACHMENTS + actor)
     # rulebooks/dojo/dojo.rules:551
     FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
     # rulebooks/dojo/dojo.rules:552

@@ -1046,7 +1046,7 @@ def check_keep(s: State, actor: int, v_tile: int) -> str | None:
 # rulebooks/dynasties/dynasties.rules:391
 def do_keep(s: State, actor: int, v_tile: int) -> None:
     # rulebooks/dynasties/dynasties.rules:392
-    s.move(v_tile, Z_RACK + actor, False)
+    s.move_uncapped(v_tile, Z_RACK + actor)
     # rulebooks/dynasties/dynasties.rules:393
     s.p_to_keep[actor] -= 1
     # rulebooks/dynasties/dynasties.rules:394
@@ -1174,7 +1174,7 @@ def check_discard(s: State, actor: int, v_tile: int) -> str | None:
 # rulebooks/dynasties/dynasties.rules:405
 def do_discard(s: State, actor: int, v_tile: int) -> None:
     # rulebooks/dynasties/dynasties.rules:407
-    s.move(v_tile, Z_DISCARDED + actor, False)
+    s.move_uncapped(v_tile, Z_DISCARDED + actor)
     # rulebooks/dynasties/dynasties.rules:408
     s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:409
@@ -1329,14 +1329,16 @@ def enter_resolution(s: State) -> None:
         # rulebooks/dynasties/dynasties.rules:429
         for v_v_2 in range(5):
             # rulebooks/dynasties/dynasties.rules:430
-            for v_t in list(s.zones[Z_PLACED + v_p * 5 + v_v_2]):
+            v_t_zone = s.zones[Z_PLACED + v_p * 5 + v_v_2]
+            if v_t_zone:
+                v_t = v_t_zone[0]
                 # rulebooks/dynasties/dynasties.rules:431
                 if C_TILE_EXTRA[s.card_def[v_t]]:
                     # rulebooks/dynasties/dynasties.rules:431
-                    s.move(v_t, Z_DISCARDED + v_p, False)
+                    s.move_uncapped(v_t, Z_DISCARDED + v_p)
                 else:
                     # rulebooks/dynasties/dynasties.rules:431
-                    s.move(v_t, Z_BASICS + v_p, False)
+                    s.move_uncapped(v_t, Z_BASICS + v_p)
     # rulebooks/dynasties/dynasties.rules:435
     if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
         # rulebooks/dynasties/dynasties.rules:435

@@ -5904,9 +5904,9 @@ def proc_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
         for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             if f_carried(s, v_cargo, v_h):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:450
-                s.move(v_cargo, Z_FALLEN + v_p, False)
+                s.move_uncapped(v_cargo, Z_FALLEN + v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:452
-    s.move(v_u, Z_FALLEN + v_p, False)
+    s.move_uncapped(v_u, Z_FALLEN + v_p)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:456

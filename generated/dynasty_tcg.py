@@ -2738,7 +2738,7 @@ def proc_scrap(s: State, v_i: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     s.k_Card_held_by[v_i] = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
-    s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+    s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
@@ -2836,7 +2836,7 @@ def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
     s.share(s.p_resources, v_p)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
-    s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
+    s.move_uncapped(v_o, Z_ORDERS + s.card_owner[v_o])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
@@ -2962,7 +2962,9 @@ def proc_land(s: State, v_shield: bool) -> None:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
                 if (v_shield and (v_back_zone is not None)):
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
-                    for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
+                    v_r_zone = s.zones[Z_FIELD + v_q * 15 + v_back_zone]
+                    if v_r_zone:
+                        v_r = v_r_zone[0]
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
                         s.k_Card_defended[v_r] = True
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
@@ -2973,7 +2975,9 @@ def proc_land(s: State, v_shield: bool) -> None:
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
-                    for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+                    v_u_zone = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
+                    if v_u_zone:
+                        v_u = v_u_zone[0]
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
@@ -2989,18 +2993,24 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
-                    for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
+                    v_w_zone = s.zones[Z_FIELD + v_q * 15 + v_c]
+                    if v_w_zone:
+                        v_w = v_w_zone[0]
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
                         proc_hit(s, v_w, v_power, v_q)
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
-                    for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
+                    v_w_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]
+                    if v_w_zone_2:
+                        v_w_2 = v_w_zone_2[0]
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
                         proc_hit(s, v_w_2, v_power, s.g_current)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
-        for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+        v_u_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
+        if v_u_zone_2:
+            v_u_2 = v_u_zone_2[0]
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
@@ -3048,17 +3058,19 @@ def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     be paid for (decision RETREAT_ITEMS).
     """
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
-    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+    v_u_zone = s.zones[Z_FIELD + v_p * 15 + v_c]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
         for v_i in f_items_of(s, v_u):
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
             s.k_Card_held_by[v_i] = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
-            s.move(v_i, Z_LEAVING + v_p, False)
+            s.move_uncapped(v_i, Z_LEAVING + v_p)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         proc_leave_field(s, v_u)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
-        s.move(v_u, Z_RETREAT2 + v_p, False)
+        s.move_uncapped(v_u, Z_RETREAT2 + v_p)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
     proc_clear_under(s, v_p, v_c)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
@@ -3077,7 +3089,7 @@ def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
         proc_leave_field(s, v_w)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
-        s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
+        s.move_uncapped(v_w, Z_DISCARD + s.card_owner[v_w])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
@@ -3566,7 +3578,7 @@ def checkpoint_destroyed(s: State) -> None:
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
                     proc_leave_field(s, v_u)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
-                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
+                    s.move_uncapped(v_u, Z_DISCARD + s.card_owner[v_u])
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
                     proc_clear_under(s, v_p, v_c)
 
@@ -3662,7 +3674,7 @@ def check_put_back(s: State, actor: int, v_c: int) -> str | None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def do_put_back(s: State, actor: int, v_c: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
-    s.move(v_c, Z_ASIDE + actor, False)
+    s.move_uncapped(v_c, Z_ASIDE + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
@@ -3829,7 +3841,9 @@ def enter_draw_phase(s: State) -> None:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         for v_c in range(15):
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
-            for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
+            v_u_zone = s.zones[Z_FIELD + v_p_3 * 15 + v_c]
+            if v_u_zone:
+                v_u = v_u_zone[0]
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
                 s.k_Card_battled[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
@@ -4342,11 +4356,13 @@ def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
         s.k_Card_held_by[v_i] = v_u
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
-    s.move(v_i, Z_GEAR + actor, False)
+    s.move_uncapped(v_i, Z_GEAR + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
@@ -4817,7 +4833,9 @@ def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
         s.k_Card_moved[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
@@ -4825,7 +4843,7 @@ def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
-        s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
+        s.move_uncapped(v_w, Z_UNDER + actor * 15 + v_to)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
@@ -5002,7 +5020,9 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
         s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
@@ -5118,7 +5138,9 @@ def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     for v_c_2 in v_line:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
-        for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
+        v_u_zone = s.zones[Z_FIELD + actor * 15 + v_c_2]
+        if v_u_zone:
+            v_u = v_u_zone[0]
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
             s.k_Card_battled[v_u] = True
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
@@ -5216,7 +5238,9 @@ def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
     v_searched = (v_b in s.zones[Z_DECK + actor])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
@@ -5228,7 +5252,7 @@ def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
         proc_leave_field(s, v_u)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+        s.move_uncapped(v_u, Z_UNDER + actor * 15 + v_at)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
@@ -5417,11 +5441,15 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
         s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
-        for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
+        v_v_zone = s.zones[Z_FIELD + actor * 15 + v_ally]
+        if v_v_zone:
+            v_v = v_v_zone[0]
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
@@ -5516,7 +5544,9 @@ def check_strike(s: State, actor: int, v_at: int) -> str | None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def do_strike(s: State, actor: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+    v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
+    if v_u_zone:
+        v_u = v_u_zone[0]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
         s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
@@ -5593,7 +5623,7 @@ def do_deposit(s: State, actor: int, v_c: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
-    s.move(v_c, Z_TRADE + actor, False)
+    s.move_uncapped(v_c, Z_TRADE + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
@@ -5697,7 +5727,7 @@ def do_bring(s: State, actor: int, v_c: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     s.p_credit[actor] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
-    s.move(v_c, Z_TRADE + actor, False)
+    s.move_uncapped(v_c, Z_TRADE + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
@@ -5808,7 +5838,7 @@ def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
     s.p_credit[actor] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
-    s.move(v_c, Z_TRADE + actor, False)
+    s.move_uncapped(v_c, Z_TRADE + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
@@ -5940,7 +5970,7 @@ def do_buy(s: State, actor: int, v_c: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
     s.k_Card_deposited[v_c] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
-    s.move(v_c, Z_HAND + actor, False)
+    s.move_uncapped(v_c, Z_HAND + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
@@ -7307,7 +7337,7 @@ def do_keep_item(s: State, actor: int, v_i: int) -> None:
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
-    s.move(v_i, Z_RETREAT2 + actor, False)
+    s.move_uncapped(v_i, Z_RETREAT2 + actor)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
@@ -7419,7 +7449,7 @@ def do_let_items_go(s: State, actor: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
     for v_i in list(s.zones[Z_LEAVING + actor]):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
-        s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+        s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1366

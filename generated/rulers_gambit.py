@@ -2825,7 +2825,7 @@ def proc_discard(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:586
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:586
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:590
@@ -2889,7 +2889,7 @@ def proc_injure(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:622
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:623
-        s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_RECOVERY + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:631
@@ -2917,7 +2917,7 @@ def proc_destroy(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:634
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:635
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:636
         raise_destroyed(s, v_c)
 
@@ -2949,7 +2949,7 @@ def proc_seal(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:647
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:648
-        s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_DIMENSION + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:653
@@ -2974,7 +2974,7 @@ def proc_bounce(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:656
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:657
-        s.move(v_c, Z_HAND + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_HAND + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:663
@@ -3007,7 +3007,7 @@ def proc_store(s: State, v_c: int) -> None:
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:672
-        s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
+        s.move_uncapped(v_c, Z_STOCK + s.card_owner[v_c])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:678
@@ -3020,7 +3020,7 @@ def proc_leave_field(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:680
         s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:681
-        s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
+        s.move_uncapped(v_e, Z_GRAVEYARD + s.card_owner[v_e])
     # rulebooks/rulers_gambit/rulers_gambit.rules:683
     s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:684
@@ -3063,7 +3063,7 @@ def proc_kill(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:710
     proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:711
-    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:712
     raise_destroyed(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:713
@@ -3211,7 +3211,7 @@ def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:792
         s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:793
-    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
     # rulebooks/rulers_gambit/rulers_gambit.rules:794
     proc_activate(s, v_s, v_t)
 
@@ -3263,7 +3263,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:828
-            s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+            s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     else:
         # rulebooks/rulers_gambit/rulers_gambit.rules:831
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
@@ -3272,7 +3272,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:832
         if (T_CARD_832[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
             # rulebooks/rulers_gambit/rulers_gambit.rules:833
-            s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+            s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:836
     s.k_Card_chosen[v_c] = None
 
@@ -4620,7 +4620,7 @@ def check_put_back(s: State, actor: int, v_c: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:934
 def do_put_back(s: State, actor: int, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:935
-    s.move(v_c, Z_DECK + actor, False)
+    s.move_uncapped(v_c, Z_DECK + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:936
     s.p_put_back_count[actor] += 1
 
@@ -4778,7 +4778,9 @@ def enter_stand(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:966
     s.g_in_battle = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:967
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+    v_k_zone = s.zones[Z_KINGDOM_ZONE + s.g_turn_player]
+    if v_k_zone:
+        v_k = v_k_zone[0]
         # rulebooks/rulers_gambit/rulers_gambit.rules:967
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:968
@@ -4934,7 +4936,7 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1000
     proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1001
-    s.move(v_u, Z_HAND + actor, False)
+    s.move_uncapped(v_u, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1002
     for v_other in list(s.zones[Z_RECOVERY + actor]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:1002
@@ -5648,7 +5650,7 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1060
     s.k_Card_set_turn[v_s] = s.g_turn
     # rulebooks/rulers_gambit/rulers_gambit.rules:1061
-    s.move(v_s, Z_SET_ZONE + actor, False)
+    s.move_uncapped(v_s, Z_SET_ZONE + actor)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1056
@@ -6323,7 +6325,7 @@ def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1095
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1097
-    s.move(v_u, Z_STOCK + actor, False)
+    s.move_uncapped(v_u, Z_STOCK + actor)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1095
@@ -6559,7 +6561,9 @@ def check_awaken(s: State, actor: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def do_awaken(s: State, actor: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1113
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
+    v_k_zone = s.zones[Z_KINGDOM_ZONE + actor]
+    if v_k_zone:
+        v_k = v_k_zone[0]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1114
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1115

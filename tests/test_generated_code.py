@@ -17,7 +17,7 @@ from compiler.driver import check_rulebook
 from compiler.pygen import PythonGenerator, generate_python
 from compiler.pygen_decks import TABLE_NAME, LazyColumn, generate_deck_checker, load_deck_checker
 from compiler.scaffold import new_game
-from dsl.runtime import Action, IllegalAction
+from dsl.runtime import Action, IllegalAction, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
@@ -119,8 +119,8 @@ def test_a_variable_never_assigned_is_not_unwrapped_once_tested(tmp_path: Path) 
     source = generate_python(compilation.model)
     keep = source[source.index("def proc_keep"):]
     keep = keep[:keep.index("\n\n\n")]
-    assert "s.move(v_c, " in keep and "rt.some(v_c)" not in keep
-    assert "s.move(rt.some(v_d), " in keep
+    assert "s.move_uncapped(v_c, " in keep and "rt.some(v_c)" not in keep
+    assert "s.move_uncapped(rt.some(v_d), " in keep
 
 
 def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
@@ -510,3 +510,53 @@ def test_applying_a_card_takes_its_first_copy_and_refuses_with_the_reason() -> N
     # a procedure whose body is one `if` is called only when its test holds
     guarded = "if (C_TILE_COST[s.card_def[v_ta]] > 0):\n            proc_pay_cost(s, 0, v_ta)"
     assert guarded in source
+
+
+def test_a_zone_of_one_card_is_looked_at_without_a_copy_and_uncapped_moves_test_no_capacity(
+    tmp_path: Path,
+) -> None:
+    folder = new_game("single", tmp_path)
+    rules = folder / "single.rules"
+    text = rules.read_text()
+    text = text.replace("zone played: Card public per player\n",
+                        "zone played: Card public per player\n"
+                        "zone kept: Card public per player capacity 1\n", 1)
+    procedures = (
+        "procedure keep(p: player) {\n"
+        "  for c in kept[p] { move c to played[p] }\n"
+        "  let d = first(hand[p])\n"
+        "  if d != none { move d to kept[p] }\n}\n\n"
+        "procedure stop(p: player) {\n"
+        "  for c in kept[p] {\n    if c.points > 100 { break }\n"
+        "    move c to hand[p]\n  }\n}\n\n"
+    )
+    text = text.replace("setup {", procedures + "setup {", 1)
+    text = text.replace("    draw 3 from deck[p] to hand[p]\n",
+                        "    draw 3 from deck[p] to hand[p]\n    keep(p)\n    keep(p)\n"
+                        "    stop(p)\n    keep(p)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    keep = source[source.index("def proc_keep"):source.index("def proc_stop")]
+    stop = source[source.index("def proc_stop"):]
+    stop = stop[:stop.index("\n\n\n")]
+    # kept holds one card at most: its card, if any, with no copy of the zone to loop over
+    assert "v_c_zone = s.zones[Z_KEPT + v_p]" in keep and "list(" not in keep
+    assert "s.move_uncapped(v_c, Z_PLAYED + v_p)" in keep  # played has no capacity
+    assert "s.move(v_d, Z_KEPT + v_p, False)" in keep  # kept has one: its test stays
+    assert "for v_c in list(s.zones[Z_KEPT + v_p]):" in stop  # a `break` needs the loop
+    # what it does: the first card kept goes on to played when a second is kept; stop puts
+    # that one back in hand, and the last keep keeps a card again. A full `kept` still refuses
+    # a card moved in.
+    namespace: dict[str, object] = {"__name__": "single_generated"}
+    exec(compile(source, "single_generated.py", "exec"), namespace)  # noqa: S102
+    state = namespace["new_game"](seed=3)  # type: ignore[operator]
+    for p in range(2):
+        kept = state.zones[namespace["Z_KEPT"] + p]  # type: ignore[operator]
+        played = state.zones[namespace["Z_PLAYED"] + p]  # type: ignore[operator]
+        assert len(kept) == 1 and len(played) == 1
+        assert all(state.card_zone[c] == namespace["Z_KEPT"] + p for c in kept)  # type: ignore[operator]
+        with pytest.raises(RuleError, match="full"):
+            state.move(state.zones[namespace["Z_HAND"] + p][0], namespace["Z_KEPT"] + p)  # type: ignore[operator]

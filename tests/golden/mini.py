@@ -268,7 +268,7 @@ def check_cash(s: State, actor: int, v_c: int) -> str | None:
 # tests/golden/mini.rules:73
 def do_cash(s: State, actor: int, v_c: int) -> None:
     # tests/golden/mini.rules:74
-    s.move(v_c, Z_PILE + actor, False)
+    s.move_uncapped(v_c, Z_PILE + actor)
     # tests/golden/mini.rules:75
     s.p_score[actor] += C_CHIP_POINTS[s.card_def[v_c]]
     # tests/golden/mini.rules:76
