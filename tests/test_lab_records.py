@@ -15,18 +15,9 @@ from typing import Any
 import pytest
 
 from compiler import cli
+from tests.test_lab import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def simulate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
-    code = cli.main(["simulate", *argv])
-    out = capsys.readouterr()
-    try:
-        report = json.loads(out.out)
-    except json.JSONDecodeError:
-        report = out.out
-    return code, report, out.err
 
 
 def lines(path: Path) -> list[Any]:

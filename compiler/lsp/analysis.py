@@ -20,10 +20,16 @@ from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
-from compiler.lsp.expected import TypeAt, candidates, data_completions, expected_at
+from compiler.lsp.expected import (
+    TypeAt,
+    candidates,
+    data_completions,
+    expected_at,
+    fields_of_type,
+)
 from compiler.lsp.incremental import EditorSources, keywords_at
-from compiler.model import FieldInfo, GameModel
-from compiler.types import CardT, DefT, NodeT, OptionT, PlayerT, RecordT, Type
+from compiler.model import GameModel
+from compiler.types import OptionT, Type
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
@@ -392,13 +398,7 @@ class Analysis:
             known = known.inner
         if model is None or known is None:
             return None
-        fields: dict[str, FieldInfo] | None = None
-        if isinstance(known, CardT | DefT | RecordT) and known.name in model.records:
-            fields = model.records[known.name].fields
-        elif isinstance(known, PlayerT):
-            fields = model.player_fields
-        elif isinstance(known, NodeT) and known.board in model.boards:
-            fields = model.boards[known.board].fields
+        fields = fields_of_type(model, known)
         if fields is None:
             return None
         return [(name, "field", f"{known}.{name}: {info.type}") for name, info in fields.items()]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.check_builtins import BUILTINS
-from compiler.model import GameModel
+from compiler.model import FieldInfo, GameModel
 from compiler.resolve import BUILTIN_TYPES
 from compiler.types import (
     BOOL,
@@ -191,16 +191,21 @@ def _operand_type(model: GameModel, text: str, typed: TypeAt, end: int) -> Type 
     return known
 
 
-def field_type(model: GameModel, known: Type | None, name: str) -> Type | None:
+def fields_of_type(model: GameModel, known: Type | None) -> dict[str, FieldInfo] | None:
+    """The fields a value of this type (an optional one: of its inner type) has, or None."""
     while isinstance(known, OptionT):
         known = known.inner
-    fields = None
     if isinstance(known, CardT | DefT | RecordT) and known.name in model.records:
-        fields = model.records[known.name].fields
-    elif isinstance(known, PlayerT):
-        fields = model.player_fields
-    elif isinstance(known, NodeT) and known.board in model.boards:
-        fields = model.boards[known.board].fields
+        return model.records[known.name].fields
+    if isinstance(known, PlayerT):
+        return model.player_fields
+    if isinstance(known, NodeT) and known.board in model.boards:
+        return model.boards[known.board].fields
+    return None
+
+
+def field_type(model: GameModel, known: Type | None, name: str) -> Type | None:
+    fields = fields_of_type(model, known)
     info = None if fields is None else fields.get(name)
     return None if info is None else info.type
 
