@@ -25,6 +25,21 @@ def too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
                     hint="split it with 'let' or a function")
 
 
+def innermost_open(text: str, opening: str = "([{", closing: str = ")]}") -> int | None:
+    """The index of the bracket the end of `text` is innermost inside (one of `opening`, not
+    closed before the end), or None when every bracket is closed."""
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        char = text[index]
+        if char in closing:
+            depth += 1
+        elif char in opening:
+            if depth == 0:
+                return index
+            depth -= 1
+    return None
+
+
 def nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
     """Brackets nested beyond MAX_NESTING are reported before Lark or any pass recurses."""
     depth = 0

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from dsl.diagnostics import Diagnostics
 from dsl.keyword_lexer import RESERVED_WORDS, Table, colon_follows, lark_parser, shifts
-from dsl.nesting import NESTING_OPENERS, code_only
+from dsl.nesting import NESTING_OPENERS, code_only, innermost_open
 from dsl.source import SourceFile, Span
 
 # Friendly names for the terminals Lark reports as expected.
@@ -296,16 +296,9 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
 
 def _in_aggregate(code: str) -> bool:
     """Whether the code ends inside the brackets of an aggregate: 'f(x for x in D ...'."""
-    depth = 0
-    for position in range(len(code) - 1, -1, -1):
-        char = code[position]
-        if char in ")]}":
-            depth += 1
-        elif char in "([{":
-            if depth == 0:
-                return char == "(" and re.search(r"\bfor\b", code[position:]) is not None
-            depth -= 1
-    return False
+    position = innermost_open(code)
+    return (position is not None and code[position] == "("
+            and re.search(r"\bfor\b", code[position:]) is not None)
 
 
 def _reserved_hint(word: str) -> str:

@@ -32,6 +32,7 @@ from compiler.types import (
     ZoneT,
 )
 from dsl import nodes as n
+from dsl.nesting import innermost_open
 from dsl.source import resolved
 
 Item = tuple[str, str, str]  # label, kind, detail
@@ -138,35 +139,31 @@ def _nodes_of(model: GameModel, path: Path) -> list[n.Node]:
 def _innermost(head: str) -> tuple[str, str | None, int]:
     """The text after the innermost bracket left open (and after its last comma), the callee
     of that bracket when it is a call, and which argument the cursor is in."""
-    depth, commas, start = 0, 0, 0
-    for index in range(len(head) - 1, -1, -1):
-        char = head[index]
-        if char in ")]":
-            depth += 1
-        elif char in "([":
-            if depth == 0:
-                start = index + 1
-                callee = re.search(r"([A-Za-z_]\w*)\s*$", head[:index])
-                segment = head[_last_comma(head, start):]
-                if callee is None or _DECLARING.search(head[:index]):
-                    return segment, None, commas
-                # `f(`: a call's argument; `hand[`: a key of a zone or field family
-                return segment, callee.group(1) + ("[" if char == "[" else ""), commas
-            depth -= 1
-        elif char == "," and depth == 0:
-            commas += 1
-    return head, None, 0
+    index = innermost_open(head, "([", ")]")
+    if index is None:
+        return head, None, 0
+    after, commas = _last_comma(head, index + 1)
+    segment = head[after:]
+    callee = re.search(r"([A-Za-z_]\w*)\s*$", head[:index])
+    if callee is None or _DECLARING.search(head[:index]):
+        return segment, None, commas
+    # `f(`: a call's argument; `hand[`: a key of a zone or field family
+    return segment, callee.group(1) + ("[" if head[index] == "[" else ""), commas
 
 
-def _last_comma(head: str, start: int) -> int:
-    depth, found = 0, start
+def _last_comma(head: str, start: int) -> tuple[int, int]:
+    """Where the text after the last comma outside brackets from `start` on begins, and how
+    many such commas there are (the bracket at `start - 1` is the innermost one open, so what
+    follows it is balanced)."""
+    depth, found, commas = 0, start, 0
     for index in range(start, len(head)):
         char = head[index]
         depth += char in "(["
         depth -= char in ")]"
         if char == "," and depth == 0:
             found = index + 1
-    return found
+            commas += 1
+    return found, commas
 
 
 def _operand_type(model: GameModel, text: str, typed: TypeAt, end: int) -> Type | None:
