@@ -27,6 +27,14 @@ def module(name: str) -> ModuleType:
     return importlib.import_module(f"generated.{name}")
 
 
+def generated_source(rules: Path) -> str:
+    """The module generated from a rulebook that must check without a diagnostic."""
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    return generate_python(compilation.model)
+
+
 def malformed_copies(action: Action) -> list[Action]:
     """The action with arguments no listing makes: out of range at both ends, one too many,
     not numbers, and a kind that does not exist."""
@@ -87,10 +95,7 @@ def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
                         "    if last_player != none { last_player.score += 0 }\n"
                         "    last_player = actor\n")
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     assert "v_gain = " in source and "v_total += v_gain" in source
     assert "rt.some(v_gain)" not in source and "rt.some(v_total)" not in source
     assert "rt.some(s.g_last_player)" in source
@@ -113,10 +118,7 @@ def test_a_variable_never_assigned_is_not_unwrapped_once_tested(tmp_path: Path) 
     text = text.replace("    draw 3 from deck[p] to hand[p]\n",
                         "    draw 3 from deck[p] to hand[p]\n    keep(p)\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     keep = source[source.index("def proc_keep"):]
     keep = keep[:keep.index("\n\n\n")]
     assert "s.move_uncapped(v_c, " in keep and "rt.some(v_c)" not in keep
@@ -272,10 +274,7 @@ def test_a_repeat_stops_at_a_turn_that_does_nothing_unless_a_turn_draws(tmp_path
     text = text.replace("    draw 3 from deck[p] to hand[p]\n",
                         "    draw 3 from deck[p] to hand[p]\n    deal(p)\n    gamble(p)\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     deal = source[source.index("def proc_deal"):source.index("def proc_gamble")]
     gamble = source[source.index("def proc_gamble"):]
     gamble = gamble[:gamble.index("\n\n\n")]
@@ -300,10 +299,7 @@ def test_a_listing_tests_each_require_outside_the_loops_it_does_not_read(tmp_pat
     text = text.replace("  ## The player to act has no card left.\n",
                         action + "  ## The player to act has no card left.\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     legal = source[source.index("def legal_pair"):]
     legal = legal[:legal.index("\n\n\n")]
     lines = [line.strip() for line in legal.splitlines()]
@@ -338,10 +334,7 @@ def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_pat
     text = text.replace("  ## The player to act has no card left.\n",
                         action + "  ## The player to act has no card left.\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     legal = source[source.index("def legal_boost"):]
     legal = legal[:legal.index("\n\n\n")]
     lines = [line.strip() for line in legal.splitlines()]
@@ -376,10 +369,7 @@ def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
     text = text.replace("  ## The player to act has no card left.\n",
                         action + "  ## The player to act has no card left.\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     legal = source[source.index("def legal_pick"):]
     legal = legal[:legal.index("\n\n\n")]
     check = source[source.index("def check_pick"):]
@@ -443,10 +433,7 @@ def test_the_only_argument_of_a_call_has_no_doubled_parentheses(tmp_path: Path) 
     text = text.replace("    actor.score += c.points\n",
                         "    actor.score += abs(c.points - actor.score)\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     assert "abs(" in source and "abs((" not in source
     module_file = tmp_path / "apart.py"
     module_file.write_text(source)
@@ -535,10 +522,7 @@ def test_a_zone_of_one_card_is_looked_at_without_a_copy_and_uncapped_moves_test_
                         "    draw 3 from deck[p] to hand[p]\n    keep(p)\n    keep(p)\n"
                         "    stop(p)\n    keep(p)\n", 1)
     rules.write_text(text)
-    compilation = check_rulebook(rules)
-    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
-        [d.message for d in compilation.diagnostics.sorted()]
-    source = generate_python(compilation.model)
+    source = generated_source(rules)
     keep = source[source.index("def proc_keep"):source.index("def proc_stop")]
     stop = source[source.index("def proc_stop"):]
     stop = stop[:stop.index("\n\n\n")]

@@ -207,11 +207,7 @@ async def test_completion_of_the_type_the_place_expects(client: LanguageClient,
     # a line being typed, which does not parse: the last check that did types `a.kind`
     anchor = "    move a to discard[a.owner]\n"
     half = text.replace(anchor, anchor + "    if a.kind == \n", 1)
-    client.diagnostics.pop(uri, None)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=half)]))
-    await _diagnostics_of(client, uri)
+    await _edit(client, uri, half, 2)
     assert [d.code for d in client.diagnostics[uri]][:1] == ["E0001"]
     typed = _find(half, anchor)
     found = await labels(lsp.Position(line=typed.line + 1, character=len("    if a.kind == ")))
