@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from compiler import lab
 from compiler.lab_stats import Record
+from dsl.runtime_setup import consecutive_runs
 
 FORMAT = "rulecraft-records/1"
 _FIELDS = {f.name for f in fields(Record)}
@@ -152,12 +153,7 @@ def merge(paths: Sequence[Path]) -> tuple[dict[str, Any], list[Record], int]:
 
 def _ranges(indices: list[int]) -> str:
     """[3, 4, 5, 9] -> '3-5, 9' (the first few runs)."""
-    runs: list[list[int]] = []
-    for i in indices:
-        if runs and runs[-1][1] == i - 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
+    runs = consecutive_runs(indices)
     shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs[:5])
     return shown + (", ..." if len(runs) > 5 else "")
 

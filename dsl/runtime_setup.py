@@ -3,7 +3,7 @@ against the rulebook's, and the decks given against its deck rules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -33,15 +33,21 @@ def merge_options(
     return result
 
 
+def consecutive_runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """Ascending numbers as runs of consecutive ones: [2, 3, 4, 6] -> [(2, 4), (6, 6)]."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][1] == number - 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return [(low, high) for low, high in runs]
+
+
 def counts_text(counts: Sequence[int]) -> str:
     """The player counts as a reader writes them (new_game's refusal, the rulebook): '2',
     '2-4', '2-4 or 6'; 'no' when the options allow none."""
-    runs: list[list[int]] = []
-    for count in counts:
-        if runs and runs[-1][1] == count - 1:
-            runs[-1][1] = count
-        else:
-            runs.append([count, count])
+    runs = consecutive_runs(counts)
     parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs] or ["no"]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
