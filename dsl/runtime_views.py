@@ -105,7 +105,7 @@ class StateViews(StateSeats):
         nor a `per team` zone's slots other than the captain's (the team's cards are shown
         once, under its captain's name). Worked out once for a seating and a player, as
         _glanced is: it is the same at every ply."""
-        key = (type(self), self.num_players, self._seating(), player)
+        key = self._seating(player)
         found = _SHOWN.get(key)
         if found is None:
             found = _SHOWN[key] = tuple(
@@ -114,10 +114,10 @@ class StateViews(StateSeats):
                 and (not self.TEAM_SLOTS or self.team_holds(slot)))
         return found
 
-    def _seating(self) -> tuple[int, ...]:
-        """The teams of the seats, which no rule changes: with the count, what decides who sees
-        which zone."""
-        return tuple(self.t_team) if self.HAS_TEAMS else ()
+    def _seating(self, player: int) -> _Seating:
+        """What decides which zones `player` sees, which no rule changes: the game, the count
+        and the teams of the seats (the key of the tables worked out once per seating)."""
+        return type(self), self.num_players, tuple(self.t_team) if self.HAS_TEAMS else (), player
 
     def _zone_sight(self, slot: int, player: int) -> int:
         """How much of a zone observation(player) shows: _SEE_ALL, _SEE_REVEALED (a count and
@@ -273,7 +273,7 @@ class StateViews(StateSeats):
         """The zones (those the player sees something of) and the fields that _glance reads.
         action_text glances at every legal alternative, so they are worked out once for a
         seating (the count and its teams, which no rule changes) and a player."""
-        key = (type(self), self.num_players, self._seating(), player)
+        key = self._seating(player)
         found = _GLANCED.get(key)
         if found is None:
             slots = tuple(slot for slot in range(len(self.zones))
