@@ -209,22 +209,11 @@ class StateViews(StateSeats):
             raise TypeError(f"not an action: {action!r}")
         if player == action.actor:
             return str(action)
-        # a parameter declared `announced` is said aloud (a named guess): every player reads
-        # it, and so which kind of action it was
-        announced = self.ANNOUNCED[action.kind] if self.ANNOUNCED else 0
-        shown = -1
-        after = self._after(action)
-        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
-        if cards:
-            pick = self.PICK[action.kind]
-            chosen = pick(self, action) if pick is not None else None
-            before = self.visible_cards(player)
-            later: CardIds = after.visible_cards(player) if after is not None else set()
-            for i in cards:
-                if chosen is None or (chosen[i] not in before and chosen[i] not in later):
-                    shown &= ~(1 << i)
+        announced = self._announced(action)
+        shown, after = self._cards_shown(action, player)
         if after is None:
             return action.masked_text(shown | announced)
+        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
         glance = after._glance(player)
         target: tuple[dict[str, Any], list[str] | None] | None = None
         others = [i for i in range(len(action.args))
@@ -249,6 +238,42 @@ class StateViews(StateSeats):
             for i in differs:
                 shown &= ~(1 << i)
         return action.masked_text(shown | announced)
+
+    def _card_text(self, action: Action, player: int) -> str:
+        """action_text without its look at the other legal actions: card parameters are
+        masked by the same rule (only a card observation(player) names before or after the
+        action is named), every other parameter is named. It names every card action_text
+        names, and perhaps more (action_text may hide a parameter, or the whole choice), for
+        the cost of one copy of the state instead of one per legal action: a test that no text
+        names a card its reader cannot see can afford it at every ply. Private, because it may
+        say more than the reader should learn (a secret choice's kind, a masked lane)."""
+        if not isinstance(action, Action):
+            raise TypeError(f"not an action: {action!r}")
+        if player == action.actor:
+            return str(action)
+        return action.masked_text(self._cards_shown(action, player)[0] | self._announced(action))
+
+    def _announced(self, action: Action) -> int:
+        """The parameters of `action` declared `announced` (bits): said aloud (a named guess),
+        so every player reads them, and so which kind of action it was."""
+        return self.ANNOUNCED[action.kind] if self.ANNOUNCED else 0
+
+    def _cards_shown(self, action: Action, player: int) -> tuple[int, Self | None]:
+        """The parameters of `action` that `player` may read, as bits, with only its card
+        parameters masked (those naming a card observation(player) names neither before nor
+        after the action); and the state after it, None when it cannot be applied."""
+        shown = -1
+        after = self._after(action)
+        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
+        if cards:
+            pick = self.PICK[action.kind]
+            chosen = pick(self, action) if pick is not None else None
+            before = self.visible_cards(player)
+            later: CardIds = after.visible_cards(player) if after is not None else set()
+            for i in cards:
+                if chosen is None or (chosen[i] not in before and chosen[i] not in later):
+                    shown &= ~(1 << i)
+        return shown, after
 
     def _after(self, action: Action) -> Self | None:
         """A copy of this state with `action` applied, or None when it cannot be."""

@@ -423,6 +423,46 @@ def test_dynasty_builder_is_public_so_everyone_reads_the_full_text(plies: int) -
         state.apply_action(action)
 
 
+# ------------------------------------------------------------------ the cheap card text
+
+
+# the games, and whether action_text hides more than the card text in their first plies (a
+# Warlord chosen or committed reads as a secret choice; the card games hide only cards there)
+CARD_TEXT_GAMES = [("rulers_gambit", 2, {}, False), ("dynasties", 2, {"warlords": True}, True),
+                   ("dynasty_tcg", 2, {}, False), ("dynasty_tcg", 3, {"mode": "royale"}, False),
+                   ("dynasty_tcg", 4, {"mode": "war"}, False), ("dojo", 2, {}, False)]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "hides_more"), CARD_TEXT_GAMES,
+                         ids=[f"{n}-{p}" for n, p, _, _ in CARD_TEXT_GAMES])
+def test_the_card_text_names_every_card_the_action_text_names(
+    name: str, players: int, options: dict[str, Any], hides_more: bool
+) -> None:
+    """_card_text (what the modes' soak reads at every ply, one copy of the state instead of
+    one a legal action) may name more than action_text, never less: a card the action text
+    names, it names too, so checking its names checks the action text's. Every reader of
+    every ply of the first 80 of a random game."""
+    game = load_game(name)
+    vocabulary = list(game.DEF_NAMES)
+    state = game.new_game(seed=3, players=players, options=options)
+    rng = random.Random(3)
+    differs = named = 0
+    for _ply in range(80):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        assert state._card_text(action, action.actor) == str(action)
+        for reader in range(players):
+            full, cheap = state.action_text(action, reader), state._card_text(action, reader)
+            missing = Counter(names_in(full, vocabulary)) - Counter(names_in(cheap, vocabulary))
+            assert not missing, f"{full!r} names {sorted(missing)}, {cheap!r} does not"
+            differs += full != cheap
+            named += bool(names_in(cheap, vocabulary))
+        state.apply_action(action)
+    assert named, "no text named a card: the comparison proves little"
+    assert bool(differs) == hides_more, f"{differs} texts differ"
+
+
 # ------------------------------------------------------------------ rulecraft play
 
 

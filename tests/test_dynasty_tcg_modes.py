@@ -10,8 +10,11 @@ setup played to the end through the public API, with the checks of the one-on-on
     BOTH_ZERO);
 (d) no card of one team is visible to the other: in the observation of every player of
     another team, a player's hand, deck and mulligan cards are counts; and the text of every
-    TEXT_EVERY-th action, read by a seat of another team than the actor's (a different one each
-    time), names only cards that seat sees before or after it;
+    action, read by a seat of another team than the actor's (a different one each time), names
+    only cards that seat sees before or after it. The text read is the card text at every ply
+    (`_card_text`: cards masked as action_text masks them, every other parameter named, so it
+    names every card action_text names), and action_text itself at one ply in TEXT_EVERY, where
+    the test also checks that the card text names each card action_text names;
 (e) in a royale, a commander who is out never acts again, and the game ends with the last one
     standing as the only winner or in a draw; in a war, teammates get the same result and the
     losing army is at 0 health, has nothing left to play, or lost a stalemate.
@@ -44,9 +47,10 @@ SOAK_GAMES = 1000
 # the default tier's games: seeds among the shortest of the first twelve (338 and 247 plies
 # against a mean near 450 and 400), to keep the tier within its minute
 DEFAULT_SETUPS = [("war", 4, 5), ("royale", 3, 9)]
-# the plies whose action text is read: one in TEXT_EVERY, in every game (action_text plays
-# out every legal alternative, half a game's checking time at one in 4, which made 1,000
-# games a mode too long for CI's budget: benchmarks/bench_modes_soak.py, docs/performance.md)
+# the plies whose whole action text is read: one in TEXT_EVERY, in every game (action_text
+# plays out every legal alternative, half a game's checking time at one in 4, which made 1,000
+# games a mode too long for CI's budget: benchmarks/bench_modes_soak.py, docs/performance.md);
+# the card text, which plays out the action alone, is read at every ply
 TEXT_EVERY = 8
 
 
@@ -135,19 +139,22 @@ class Views:
         self.viewer = -1  # the seat that read this ply's action text, if any
         self.after: dict[str, Any] = {}
 
-    def read_by_another_team(self, state: State, action: Any) -> Callable[[State], None] | None:
-        """(d), action texts: a seat of another team than the actor's, a different one each
-        time, on every TEXT_EVERY-th ply (action_text plays the action out for the reader)."""
+    def read_by_another_team(self, state: State, action: Any) -> Callable[[State], None]:
+        """(d), action texts: read by a seat of another team than the actor's, a different
+        one each time; the card text at every ply, action_text too on every TEXT_EVERY-th."""
         self.viewer = -1
-        if (state.get("turn") + state.action_id(action)) % TEXT_EVERY:
-            return None
+        turn = state.get("turn") + state.action_id(action)
         players = seats(state.num_players)
         teams = teams_of(state)
         actor = state.current_player()
         others = [i for i, p in enumerate(players) if teams[p] != teams[players[actor]]]
-        viewer = others[(state.get("turn") + state.action_id(action)) % len(others)]
+        viewer = others[turn % len(others)]
         before = shown_names(state.observation(viewer))
-        text = state.action_text(action, viewer)
+        text = state._card_text(action, viewer)
+        if turn % TEXT_EVERY == 0:
+            full = state.action_text(action, viewer)
+            missing = set(NAMES.findall(full)) - set(NAMES.findall(text))
+            assert not missing, f"'{full}' names {missing}, its card text '{text}' does not"
 
         def check(after_state: State) -> None:
             self.viewer, self.after = viewer, after_state.observation(viewer)
@@ -159,7 +166,8 @@ class Views:
         return check
 
     def secrets(self, state: State, plies: int) -> None:
-        """check_secrets as the ply's reader of a text sees it, else as the seats in turn."""
+        """check_secrets as the ply's reader of a text sees it (on the first position, before
+        any text is read, as the seats in turn)."""
         if self.viewer >= 0:
             check_secrets(state, self.viewer, self.after)
         else:
