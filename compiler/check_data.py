@@ -38,6 +38,12 @@ def _needs(wanted: t.Type) -> str:
     return f"a {wanted}" if not isinstance(wanted, t.PlayerT) else "a player"
 
 
+# The type of each literal in a data value, as data_type gives it (a DataWord is reported by
+# resolve).
+_LITERAL_TYPES: dict[type[n.Expr], t.Type] = {
+    n.IntLit: t.INT, n.StrLit: t.TEXT, n.BoolLit: t.BOOL, n.NoneLit: t.NONE, n.DataWord: t.ANY,
+}
+
 # Data values (entries, defaults, options): no game, no statements.
 DATA = Context("constant", effects=False)
 
@@ -68,15 +74,25 @@ class DataChecker(StatementChecker):
         fields = {name: (info, isinstance(info.type, t.EffectT), f"field '{name}'",
                          dict[int, tuple[t.Type, bool]]())
                   for name, info in record.fields.items()}
+        types, names, data_names = self.model.types, self.model.symbols.names, self.data_names
         for entry in record.entries:
             for name, value in entry.values.items():
                 info, effect, what, fits = fields[name]
                 if effect or isinstance(value, n.EffectLit):
                     self.effect_value(record.name, info, value)
                     continue
-                if self.reported_as_word(value, info):
+                # Most values are literals and names already met: what data_type records for
+                # them, without its calls (reported_as_word passes over both).
+                actual = _LITERAL_TYPES.get(type(value))
+                if actual is not None:
+                    types[id(value)] = actual
+                elif isinstance(value, n.Name) and (met := data_names.get(value.id)) is not None:
+                    names[id(value)] = met[0]
+                    actual = types[id(value)] = met[1]
+                elif self.reported_as_word(value, info):
                     continue
-                actual = self.data_type(value)
+                else:
+                    actual = self.data_type(value)
                 if actual is not info.type:
                     known = fits.get(id(actual))
                     if known is None:

@@ -7,8 +7,10 @@ seed rules neither encoded nor explained.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
+from operator import attrgetter
+from typing import Any, cast
 
 from compiler.model import GameModel, RecordInfo
 from dsl import nodes as n
@@ -140,15 +142,62 @@ _ROLES: tuple[tuple[type | tuple[type, ...], int], ...] = (
     (n.Goto, _GOTO), (n.Raise, _RAISE), ((n.Win, n.Lose, n.DrawGame), _END),
     (n.EffectCall, _EFFECT_CALL),
 )
-# class → role, whether it has annotations, and whether it may hold nodes (most nodes of an
-# effect text, names and numbers, do not: their children are not looked for)
-_ROLE_OF: dict[type, tuple[int, bool, bool]] = {}
+# What puts the children of a node on UseFinder's stack, in the order n.children gives them,
+# reversed; None for a node that holds none.
+_Push = Callable[[list[n.Node], n.Node], None]
+# class → role, whether it has annotations, and its _Push (most nodes of an effect text, names
+# and numbers, hold no node: their children are not looked for)
+_ROLE_OF: dict[type, tuple[int, bool, _Push | None]] = {}
 
 
-def _role(kind: type[n.Node]) -> tuple[int, bool, bool]:
+def _role(kind: type[n.Node]) -> tuple[int, bool, _Push | None]:
     role = next((role for classes, role in _ROLES if issubclass(kind, classes)), _NOTHING)
-    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"), bool(n.child_fields(kind)))
+    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"), _pusher(kind))
     return found
+
+
+# The declared types of the fields that hold one node, and a tuple of nodes.
+_ONE_NODE = frozenset({"Expr", "Stmt", "Block"})
+_NODES = frozenset({"tuple[Expr, ...]", "tuple[Stmt, ...]"})
+
+
+def _push_children(stack: list[n.Node], node: n.Node) -> None:
+    stack.extend(reversed(n.children(node)))
+
+
+def _pusher(kind: type[n.Node]) -> _Push | None:
+    """n.children's order without its calls, for the classes an effect text is made of: one
+    node (a call statement's call), a tuple of nodes (a block's statements, a call's
+    arguments), or two nodes, or a node then a tuple (an index); any other class goes
+    through n.children."""
+    names = n.child_fields(kind)
+    if not names:
+        return None
+    fields = kind.__dataclass_fields__
+    shapes = tuple("one" if fields[name].type in _ONE_NODE
+                   else "many" if fields[name].type in _NODES else "" for name in names)
+    get: Callable[[n.Node], Any] = attrgetter(*names)
+    if shapes == ("one",):
+        def push_one(stack: list[n.Node], node: n.Node) -> None:
+            stack.append(get(node))
+        return push_one
+    if shapes == ("many",):
+        def push_many(stack: list[n.Node], node: n.Node) -> None:
+            stack.extend(reversed(get(node)))
+        return push_many
+    if shapes == ("one", "one"):
+        def push_two(stack: list[n.Node], node: n.Node) -> None:
+            first, second = get(node)
+            stack.append(second)
+            stack.append(first)
+        return push_two
+    if shapes == ("one", "many"):
+        def push_one_many(stack: list[n.Node], node: n.Node) -> None:
+            first, rest = get(node)
+            stack.extend(reversed(rest))
+            stack.append(first)
+        return push_one_many
+    return _push_children
 
 
 class UseFinder:
@@ -187,10 +236,10 @@ class UseFinder:
         while stack:
             node = stack.pop()
             kind = type(node)
-            role, annotated, parent = _ROLE_OF.get(kind) or _role(kind)
+            role, annotated, push = _ROLE_OF.get(kind) or _role(kind)
             if role == _NOTHING and not annotated:  # most nodes: none of the tests below
-                if parent:
-                    stack.extend(reversed(n.children(node)))
+                if push is not None:
+                    push(stack, node)
                 continue
             if role == _EFFECT_LIT:
                 assert isinstance(node, n.EffectLit)
@@ -239,8 +288,8 @@ class UseFinder:
                 annotations = cast("n.Stmt | n.Decl", node).annotations
                 if annotations:
                     uses.annotations.extend(annotations)
-            if parent:
-                stack.extend(reversed(n.children(node)))
+            if push is not None:
+                push(stack, node)
         return whole
 
     def entries(self, decl: n.DataDecl) -> None:

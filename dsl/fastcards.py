@@ -38,6 +38,7 @@ from dsl.simple_yaml import (
     Unsupported,
     block_scalar,
     fold_plain,
+    refuse_wide_bad,
     unquote_double,
     unquote_single,
 )
@@ -155,6 +156,7 @@ class _CardSetReader:
     def read(self) -> n.Module | None:  # one loop, kept flat: it runs for every line
         source = self.source
         text = source.text
+        refuse_wide_bad(text)
         # The last line is read like the others: marks at its end are the same with or without
         # its line break, except a block scalar's (refused there, below).
         unterminated = not text.endswith("\n")

@@ -465,6 +465,29 @@ def one_walk_finds_what_every_node_has(
                                                 for kind, seed in which)
 
 
+def test_the_walks_pushers_give_the_children_in_order(
+    card_sets: Callable[[str, int], Path], tmp_path: Path
+) -> None:
+    """UseFinder puts each node's children on its stack as reversed(n.children(node)) would,
+    for every node of the rulebooks, the data and a card set (nodes of each class it has)."""
+    data = tmp_path / "data.rules"
+    data.write_text(DATA_RULES, encoding="utf-8")
+    paths = [*(rules.relative_to(ROOT) for rules in RULEBOOKS), data, card_sets("generated", 1)]
+    classes: set[type] = set()
+    for rules in paths:
+        model = compiled(rules).model
+        assert model is not None
+        for node in generic_every_node(model):
+            push = reach_pass._role(type(node))[2]
+            stack: list[n.Node] = []
+            if push is not None:
+                push(stack, node)
+            assert [id(x) for x in stack] == [id(x) for x in reversed(n.children(node))], node
+            classes.add(type(node))
+    # the classes of the specialised pushers are among them
+    assert {n.Block, n.Call, n.CallStmt, n.BinaryOp, n.Index, n.Assign} <= classes
+
+
 @pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg"])
 def test_calls_share_symbols_equal_to_their_own(game: str) -> None:
     """The checker gives every call of one function, procedure or builtin one symbol (a frozen

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from dsl import cardset
+from dsl.simple_yaml import Unsupported, refuse_wide_bad
 from tests.card_reading import BASE, HEAD, RULERS_GAMBIT, card, check, shift_indented
 from tests.tiers import every_other, soak
 
@@ -54,6 +55,39 @@ def test_values(value: str) -> None:
     check(HEAD + card("cost: 1", f"keywords:{sep}{value}", name="A")
           + card("cost: 2", name="B"))
     check(HEAD + card(f"effect:{sep}{value}", name="A"))
+
+
+# The characters above U+00FF that a card set may not hold or that libyaml takes as line breaks
+# or a byte order mark: refused by dsl.simple_yaml.refuse_wide_bad before its patterns (which
+# leave them out) read anything, wherever they are.
+WIDE_BAD = ["\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff"]
+
+
+@pytest.mark.parametrize("character", WIDE_BAD)
+def test_wide_refused_characters_anywhere_are_left_to_pyyaml(character: str) -> None:
+    effect = "effect: |\n      draw_cards(you, 1)"
+    for text in [
+        HEAD + card("colour: red", effect, name=f"A{character}"),
+        HEAD + card(f"colour: re{character}d", effect),
+        HEAD + card(f"colour: 're{character}d'", effect),
+        HEAD + card(f'colour: "re{character}d"', effect),
+        HEAD + card("colour: red", f"keywords: [a, b{character}]", effect),
+        HEAD + card("colour: red", f"effect: |\n      draw_cards(you, 1) # {character}"),
+        HEAD + card("colour: red", effect) + f"# {character}\n",
+        f"# {character}\n" + HEAD + card("colour: red", effect),
+    ]:
+        assert not check(text), text
+    # and below U+0100 only, nothing is refused for them: the same card is read
+    assert check(HEAD + card("colour: red", effect, name="A\u00e9"))
+    assert check(HEAD + card("colour: red", effect, name="A\u2027"))
+
+
+def test_lone_surrogates_are_refused_too() -> None:
+    # (no file read from disk holds one, and PyYAML's reader fails on one: checked alone)
+    for character in ("\ud800", "\udfff"):
+        with pytest.raises(Unsupported):
+            refuse_wide_bad(f"type: Card\ncards:\n  - name: A{character}\n")
+    refuse_wide_bad("type: Card\ncards:\n  - name: A\u00e9\u2027\U0001F600\n")
 
 
 @pytest.mark.parametrize("value", every_other(VALUES))
