@@ -81,10 +81,12 @@ def test_a_ply_plays_as_apply_action_and_advance_do(game: str, monkeypatch: pyte
     # a phase's ply (StateCore.PLY) applies a listed action and asks the next actor in one
     # function: the same seeds play to the same states with the plies and without them
     state_class = module(game).State
+    if not any(state_class.PLY):
+        pytest.skip(f"{game} has no plies (a player may be out)")
 
     def final_states() -> list[str]:
         states = []
-        for seed in range(3):
+        for seed in range(2):
             state = module(game).new_game(seed=seed)
             choose = random.Random(seed).choice
             while not state.is_terminal():
