@@ -281,6 +281,14 @@ class ExpressionGenerator(AggregateGenerator):
             with self.loop_aggregates(e):
                 self.w.line(f"return {self.expr(e)}")
 
+    def assign_value(self, e: n.Expr, target: str) -> None:
+        """`target = e`, an aggregate that is all of e as a plain loop (return_value)."""
+        if isinstance(e, n.Aggregate) and e.func in LOOPED:
+            self.looped(e, target)
+        else:
+            with self.loop_aggregates(e):
+                self.w.line(f"{target} = {self.expr(e)}")
+
     def lvalue(self, target: n.Expr) -> str:
         if isinstance(target, n.Name):
             if isinstance(self.model.symbols.names.get(id(target)), sym.Local):

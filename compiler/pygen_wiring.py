@@ -77,6 +77,8 @@ class WiringGenerator(RuleGenerator):
             legal = (f"phase_legal_{p.name}" if len(p.actions) > 1
                      else f"legal_{p.actions[0].name}" if p.actions else None)
             w.line(f"        legal={legal},")
+            if self.has_ply(p):
+                w.line(f"        ply=ply_{p.name},")
             w.line("    ),")
         w.line("))")
         if any(p.decl.responders is not None for p in phases):

@@ -105,3 +105,4 @@ def install_phases(state: type[GameState], phases: tuple[PhaseRules, ...]) -> No
     state.DONE = tuple(phase.done for phase in phases)
     state.PHASE_CHECKPOINTS = tuple(phase.checkpoints for phase in phases)
     state.LEGAL = tuple(phase.legal for phase in phases)
+    state.PLY = tuple(phase.ply for phase in phases)

@@ -61,6 +61,8 @@ class PhaseRules(NamedTuple):
     done: Callable[[Any], None] | None
     checkpoints: Callable[[Any, int], None] | None
     legal: Callable[[Any, int, list[Action], bool], None] | None
+    # a listed action applied and the next actor asked in one function (StateCore.PLY)
+    ply: Callable[[Any, Action], bool] | None = None
 
 
 def has_cards(codec: Codec) -> bool:

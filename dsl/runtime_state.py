@@ -60,6 +60,10 @@ class StateCore:
     # the phases whose window (`responders all from`) asks its starting player too, last
     WINDOW_LAST: ClassVar[frozenset[int]] = frozenset()
     CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
+    # per phase, its ply (None: the phase has none): a listed action of the phase applied and
+    # the next actor asked in one generated function, which says False for a kind the phase
+    # does not have (apply_action then refuses it)
+    PLY: ClassVar[tuple[Callable[[Any, Action], bool] | None, ...]] = ()
     LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
     APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
     # per action kind: the positions of its card parameters, and the function that says which
@@ -193,6 +197,9 @@ class StateCore:
             raise IllegalAction("the game is over")
         phase = self.phase
         if type(action) is Listed and action.actor == self.actor:
+            ply = self.PLY[phase]
+            if ply is not None and ply(self, action):
+                return
             # made by a listing: well formed, so only the rules need asking (Listed)
             handler = (self._HANDLERS or self._handlers())[phase][action.kind]
             if handler is None:
@@ -365,6 +372,17 @@ class StateCore:
                     self.actor = actor
                     return
                 self._phase_done(checkpoints)
+        self.follow()
+
+    def phase_over(self) -> None:
+        """advance() once a generated ply has found that the phase has nobody to act."""
+        self._phase_done(self.CHECKPOINTS)
+        self.follow()
+
+    def follow(self) -> None:
+        """The phase loop of advance(), after its checkpoints (which a generated ply runs
+        itself): gotos and automatic phases, until a player must act or the game is over."""
+        checkpoints = self.CHECKPOINTS
         for _ in range(10_000):
             if self.result is not None:
                 self.actor = TERMINAL

@@ -3530,6 +3530,54 @@ def apply_end_turn(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dojo/dojo.rules:483
+def ply_main(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_PLAY_CREATURE:
+        reason = apply_play_creature(s, a)
+    elif kind == K_PLAY_ITEM:
+        reason = apply_play_item(s, a)
+    elif kind == K_PLAY_ITEM_ON:
+        reason = apply_play_item_on(s, a)
+    elif kind == K_SET_FACEDOWN:
+        reason = apply_set_facedown(s, a)
+    elif kind == K_ATTACH:
+        reason = apply_attach(s, a)
+    elif kind == K_PLAY_LOCATION:
+        reason = apply_play_location(s, a)
+    elif kind == K_PRIMARY_ATTACK:
+        reason = apply_primary_attack(s, a)
+    elif kind == K_SECONDARY_ATTACK:
+        reason = apply_secondary_attack(s, a)
+    elif kind == K_POWER_ATTACK:
+        reason = apply_power_attack(s, a)
+    elif kind == K_BANK:
+        reason = apply_bank(s, a)
+    elif kind == K_DRAW_CARD:
+        reason = apply_draw_card(s, a)
+    elif kind == K_END_TURN:
+        reason = apply_end_turn(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dojo/dojo.rules:484
+        v_who = (
+            None
+            if (s.p_ended[s.g_turn_player] or (not f_can_act(s, s.g_turn_player)))
+            else s.g_turn_player
+        )
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dojo/dojo.rules:483
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_creature(s, actor, out, check)
     legal_play_item(s, actor, out, check)
@@ -3704,6 +3752,35 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
+# rulebooks/dojo/dojo.rules:633
+def ply_assign(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_STRIKE:
+        reason = apply_strike(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dojo/dojo.rules:634
+        v_who = (
+            s.g_turn_player
+            if (
+                ((s.g_pending > 0) and (s.g_attacker is not None))
+                and (bool(f_strike_targets(s, s.g_turn_player)))
+            )
+            else None
+        )
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
 State.GAME = 'dojo'
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
@@ -3774,6 +3851,7 @@ rt.install_phases(State, (
         done=done_main,
         checkpoints=None,
         legal=phase_legal_main,
+        ply=ply_main,
     ),
     rt.PhaseRules(
         'assign',
@@ -3782,6 +3860,7 @@ rt.install_phases(State, (
         done=done_assign,
         checkpoints=None,
         legal=legal_strike,
+        ply=ply_assign,
     ),
 ))
 State.CHECKPOINTS = (

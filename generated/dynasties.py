@@ -682,6 +682,31 @@ def apply_choose(s: State, a: Action) -> str | None:
     return reason
 
 
+# rulebooks/dynasties/dynasties.rules:332
+def ply_choose_warlord(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_CHOOSE:
+        reason = apply_choose(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasties/dynasties.rules:333
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (s.p_warlord[v_p] is None):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
 # rulebooks/dynasties/dynasties.rules:343
 def enter_placement(s: State) -> None:
     # rulebooks/dynasties/dynasties.rules:344
@@ -879,6 +904,39 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
+# rulebooks/dynasties/dynasties.rules:342
+def ply_placement(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_PLACE:
+        reason = apply_place(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasties/dynasties.rules:349
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (
+                (
+                    len(s.zones[Z_PLACED + v_p * 5])
+                    + len(s.zones[Z_PLACED + v_p * 5 + 1])
+                    + len(s.zones[Z_PLACED + v_p * 5 + 2])
+                    + len(s.zones[Z_PLACED + v_p * 5 + 3])
+                    + len(s.zones[Z_PLACED + v_p * 5 + 4])
+                ) < 5
+            ):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
 # rulebooks/dynasties/dynasties.rules:377
 def done_warlord_step(s: State) -> None:
     # rulebooks/dynasties/dynasties.rules:377
@@ -982,6 +1040,33 @@ def apply_hold(s: State, a: Action) -> str | None:
     if reason is None:
         do_hold(s, actor)
     return reason
+
+
+# rulebooks/dynasties/dynasties.rules:366
+def ply_warlord_step(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_PLAY_WARLORD:
+        reason = apply_play_warlord(s, a)
+    elif kind == K_HOLD:
+        reason = apply_hold(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasties/dynasties.rules:367
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (not s.p_decided[v_p]):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasties/dynasties.rules:366
@@ -1130,6 +1215,31 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
         if check_keep(s, actor, v_tile) is None:
             return (v_tile, )
     return None
+
+
+# rulebooks/dynasties/dynasties.rules:382
+def ply_draw_tiles(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_KEEP:
+        reason = apply_keep(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasties/dynasties.rules:390
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (s.p_to_keep[v_p] > 0):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasties/dynasties.rules:416
@@ -1304,6 +1414,33 @@ def apply_pass(s: State, a: Action) -> str | None:
     if reason is None:
         do_pass(s, actor)
     return reason
+
+
+# rulebooks/dynasties/dynasties.rules:403
+def ply_discard_step(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_DISCARD:
+        reason = apply_discard(s, a)
+    elif kind == K_PASS:
+        reason = apply_pass(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasties/dynasties.rules:404
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (not s.p_decided[v_p]):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasties/dynasties.rules:403
@@ -1491,6 +1628,7 @@ rt.install_phases(State, (
         done=done_choose_warlord,
         checkpoints=None,
         legal=legal_choose,
+        ply=ply_choose_warlord,
     ),
     rt.PhaseRules(
         'placement',
@@ -1499,6 +1637,7 @@ rt.install_phases(State, (
         done=done_placement,
         checkpoints=None,
         legal=legal_place,
+        ply=ply_placement,
     ),
     rt.PhaseRules(
         'warlord_step',
@@ -1507,6 +1646,7 @@ rt.install_phases(State, (
         done=done_warlord_step,
         checkpoints=None,
         legal=phase_legal_warlord_step,
+        ply=ply_warlord_step,
     ),
     rt.PhaseRules(
         'draw_tiles',
@@ -1515,6 +1655,7 @@ rt.install_phases(State, (
         done=done_draw_tiles,
         checkpoints=None,
         legal=legal_keep,
+        ply=ply_draw_tiles,
     ),
     rt.PhaseRules(
         'discard_step',
@@ -1523,6 +1664,7 @@ rt.install_phases(State, (
         done=done_discard_step,
         checkpoints=None,
         legal=phase_legal_discard_step,
+        ply=ply_discard_step,
     ),
     rt.PhaseRules(
         'resolution',

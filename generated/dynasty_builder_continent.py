@@ -6265,6 +6265,32 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
+def ply_found_capital(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_CAPITAL:
+        reason = apply_capital(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:567
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (len(f_cities(s, v_p)) == 0):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:587
 def done_first_soldier(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:588
@@ -6339,6 +6365,32 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     if reason is None:
         do_first_unit(s, actor, v_h)
     return reason
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
+def ply_first_soldier(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_FIRST_UNIT:
+        reason = apply_first_unit(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:579
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (sum(map(len, s.zones[Z_UNITS + v_p * 220:Z_UNITS + v_p * 220 + 220])) == 0):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:609
@@ -6516,6 +6568,32 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
             ):
                 return (v_from, v_u, v_to, )
     return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
+def ply_make_way(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_LEAVE_SITE:
+        reason = apply_leave_site(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:598
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site))):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:620
@@ -7031,6 +7109,40 @@ def apply_end_build(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
+def ply_build(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_BUILD_HOUSE:
+        reason = apply_build_house(s, a)
+    elif kind == K_TO_TOKEN:
+        reason = apply_to_token(s, a)
+    elif kind == K_TO_HOUSE:
+        reason = apply_to_house(s, a)
+    elif kind == K_DEMOLISH:
+        reason = apply_demolish(s, a)
+    elif kind == K_FOUND_CITY:
+        reason = apply_found_city(s, a)
+    elif kind == K_BUILD_BRIDGE:
+        reason = apply_build_bridge(s, a)
+    elif kind == K_END_BUILD:
+        reason = apply_end_build(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:620
+        v_who = s.g_current
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -7496,6 +7608,32 @@ def apply_end_march(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:708
+def ply_march(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_STEP:
+        reason = apply_step(s, a)
+    elif kind == K_ATTACK:
+        reason = apply_attack(s, a)
+    elif kind == K_END_MARCH:
+        reason = apply_end_march(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:709
+        v_who = s.g_current
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
@@ -7684,6 +7822,34 @@ def apply_end_muster(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:808
+def ply_muster(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_SUPPORT:
+        reason = apply_support(s, a)
+    elif kind == K_END_MUSTER:
+        reason = apply_end_muster(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:809
+        v_who = (
+            rt.some(s.g_mustering)
+            if ((s.g_mustering is not None) and f_may_call(s, rt.some(s.g_mustering)))
+            else None
+        )
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:808
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
@@ -7794,6 +7960,30 @@ def apply_retaliate(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:827
+def ply_respond(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_EVADE:
+        reason = apply_evade(s, a)
+    elif kind == K_RETALIATE:
+        reason = apply_retaliate(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:828
+        v_who = (1 - s.g_current)
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
@@ -7889,6 +8079,30 @@ def apply_try_again(s: State, a: Action) -> str | None:
     if reason is None:
         do_try_again(s, actor)
     return reason
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
+def ply_tie(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_BACK_OFF:
+        reason = apply_back_off(s, a)
+    elif kind == K_TRY_AGAIN:
+        reason = apply_try_again(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:859
+        v_who = s.g_current
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:858
@@ -8218,6 +8432,34 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:873
+def ply_recruit(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_RECRUIT:
+        reason = apply_recruit(s, a)
+    elif kind == K_ENLIST:
+        reason = apply_enlist(s, a)
+    elif kind == K_RAISE_CITY:
+        reason = apply_raise_city(s, a)
+    elif kind == K_END_RECRUIT:
+        reason = apply_end_recruit(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:874
+        v_who = s.g_current
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -8408,6 +8650,30 @@ def apply_end_turn(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:915
+def ply_disband(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_DISMISS:
+        reason = apply_dismiss(s, a)
+    elif kind == K_END_TURN:
+        reason = apply_end_turn(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:916
+        v_who = s.g_current
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:915
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
@@ -8576,6 +8842,7 @@ rt.install_phases(State, (
         done=done_found_capital,
         checkpoints=None,
         legal=legal_capital,
+        ply=ply_found_capital,
     ),
     rt.PhaseRules(
         'first_soldier',
@@ -8584,6 +8851,7 @@ rt.install_phases(State, (
         done=done_first_soldier,
         checkpoints=None,
         legal=legal_first_unit,
+        ply=ply_first_soldier,
     ),
     rt.PhaseRules(
         'make_way',
@@ -8592,6 +8860,7 @@ rt.install_phases(State, (
         done=done_make_way,
         checkpoints=None,
         legal=legal_leave_site,
+        ply=ply_make_way,
     ),
     rt.PhaseRules(
         'build',
@@ -8600,6 +8869,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_build,
+        ply=ply_build,
     ),
     rt.PhaseRules(
         'march',
@@ -8608,6 +8878,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_march,
+        ply=ply_march,
     ),
     rt.PhaseRules(
         'muster',
@@ -8616,6 +8887,7 @@ rt.install_phases(State, (
         done=done_muster,
         checkpoints=None,
         legal=phase_legal_muster,
+        ply=ply_muster,
     ),
     rt.PhaseRules(
         'respond',
@@ -8624,6 +8896,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_respond,
+        ply=ply_respond,
     ),
     rt.PhaseRules(
         'tie',
@@ -8632,6 +8905,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_tie,
+        ply=ply_tie,
     ),
     rt.PhaseRules(
         'recruit',
@@ -8640,6 +8914,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_recruit,
+        ply=ply_recruit,
     ),
     rt.PhaseRules(
         'disband',
@@ -8648,6 +8923,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_disband,
+        ply=ply_disband,
     ),
 ))
 State.CHECKPOINTS = (

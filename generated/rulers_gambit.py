@@ -4748,6 +4748,34 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:932
+def ply_mulligan(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_PUT_BACK:
+        reason = apply_put_back(s, a)
+    elif kind == K_KEEP_HAND:
+        reason = apply_keep_hand(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:933
+        v_who: int | None = None
+        for v_p in range(s.num_players):
+            if (not s.p_kept[v_p]):
+                v_who = v_p
+                break
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:932
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
@@ -4893,6 +4921,30 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:983
+def ply_charge(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_CHARGE_MANA:
+        reason = apply_charge_mana(s, a)
+    elif kind == K_SKIP_CHARGE:
+        reason = apply_skip_charge(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:984
+        v_who = (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:983
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
@@ -5012,6 +5064,28 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
         if check_recover(s, actor, v_u) is None:
             return (v_u, )
     return None
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:997
+def ply_recovery_step(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_RECOVER:
+        reason = apply_recover(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:998
+        v_who = (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1010
@@ -6696,6 +6770,54 @@ def apply_end_main(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+def ply_main(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_NORMAL_CALL:
+        reason = apply_normal_call(s, a)
+    elif kind == K_SUPERIOR_CALL:
+        reason = apply_superior_call(s, a)
+    elif kind == K_CAST:
+        reason = apply_cast(s, a)
+    elif kind == K_CAST_AT:
+        reason = apply_cast_at(s, a)
+    elif kind == K_SET_SPELL:
+        reason = apply_set_spell(s, a)
+    elif kind == K_ACTIVATE_SPELL:
+        reason = apply_activate_spell(s, a)
+    elif kind == K_ACTIVATE_SPELL_AT:
+        reason = apply_activate_spell_at(s, a)
+    elif kind == K_USE_ABILITY:
+        reason = apply_use_ability(s, a)
+    elif kind == K_USE_ABILITY_AT:
+        reason = apply_use_ability_at(s, a)
+    elif kind == K_TO_STOCK:
+        reason = apply_to_stock(s, a)
+    elif kind == K_FROM_STOCK:
+        reason = apply_from_stock(s, a)
+    elif kind == K_AWAKEN:
+        reason = apply_awaken(s, a)
+    elif kind == K_DEPLOY_RULER:
+        reason = apply_deploy_ruler(s, a)
+    elif kind == K_END_MAIN:
+        reason = apply_end_main(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1011
+        v_who = s.g_turn_player
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:1009
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -7155,6 +7277,34 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     if reason is None:
         do_end_battle(s, actor)
     return reason
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+def ply_battle(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_ATTACK:
+        reason = apply_attack(s, a)
+    elif kind == K_ATTACK_RECOVERY:
+        reason = apply_attack_recovery(s, a)
+    elif kind == K_ATTACK_KINGDOM:
+        reason = apply_attack_kingdom(s, a)
+    elif kind == K_END_BATTLE:
+        reason = apply_end_battle(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+        v_who = s.g_turn_player
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1134
@@ -7962,6 +8112,28 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1238
+def ply_resolve_chain(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_RESOLVE_NEXT:
+        reason = apply_resolve_next(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1244
+        v_who = (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
 State.GAME = 'rulers_gambit'
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
@@ -8063,6 +8235,7 @@ rt.install_phases(State, (
         done=done_mulligan,
         checkpoints=None,
         legal=phase_legal_mulligan,
+        ply=ply_mulligan,
     ),
     rt.PhaseRules(
         'stand',
@@ -8087,6 +8260,7 @@ rt.install_phases(State, (
         done=done_charge,
         checkpoints=None,
         legal=phase_legal_charge,
+        ply=ply_charge,
     ),
     rt.PhaseRules(
         'recovery_step',
@@ -8095,6 +8269,7 @@ rt.install_phases(State, (
         done=done_recovery_step,
         checkpoints=None,
         legal=legal_recover,
+        ply=ply_recovery_step,
     ),
     rt.PhaseRules(
         'main',
@@ -8103,6 +8278,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_main,
+        ply=ply_main,
     ),
     rt.PhaseRules(
         'battle',
@@ -8111,6 +8287,7 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_battle,
+        ply=ply_battle,
     ),
     rt.PhaseRules(
         'end_turn',
@@ -8135,6 +8312,7 @@ rt.install_phases(State, (
         done=done_resolve_chain,
         checkpoints=None,
         legal=legal_resolve_next,
+        ply=ply_resolve_chain,
     ),
 ))
 State.WINDOW_START = (

@@ -5,6 +5,7 @@ reads: an action built by hand is checked before any rule sees it, and a value i
 from __future__ import annotations
 
 import importlib
+import random
 import re
 import subprocess
 import sys
@@ -72,6 +73,51 @@ def test_a_malformed_action_is_illegal_and_changes_nothing(game: str) -> None:
         state.apply_action(legal[steps % len(legal)])
         steps += 1
     assert len(seen_kinds) >= 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_ply_plays_as_apply_action_and_advance_do(game: str, monkeypatch: pytest.MonkeyPatch
+                                                     ) -> None:
+    # a phase's ply (StateCore.PLY) applies a listed action and asks the next actor in one
+    # function: the same seeds play to the same states with the plies and without them
+    state_class = module(game).State
+    if not any(state_class.PLY):
+        pytest.skip(f"{game} has no plies (a player may be out)")
+
+    def final_states() -> list[str]:
+        states = []
+        for seed in range(2):
+            state = module(game).new_game(seed=seed)
+            choose = random.Random(seed).choice
+            while not state.is_terminal():
+                state.apply_action(choose(state.legal_actions()))
+            states.append(state.to_json())
+        return states
+
+    with_plies = final_states()
+    monkeypatch.setattr(state_class, "PLY", (None,) * len(state_class.PHASES))
+    assert final_states() == with_plies
+
+
+def test_a_ply_refuses_what_apply_action_refuses() -> None:
+    game = module("dynasties")
+    assert game.State.PLY[game.PHASES.index("placement")] is not None
+    state = game.new_game(seed=1)
+    placed = state.legal_actions()[0]
+    state.apply_action(placed)
+    before = state.to_json()
+    # the same listed action again: its tile is placed, or its province taken
+    with pytest.raises(IllegalAction, match="already placed|is available"):
+        state.apply_action(placed)
+    assert state.to_json() == before
+    while game.PHASES[state.phase] == "placement":
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    # a listed action of another phase, by the player whose turn it is
+    stale = game.LISTED_PLACE[state.actor][0][0]
+    with pytest.raises(IllegalAction, match="is not possible in phase"):
+        state.apply_action(stale)
+    assert state.to_json() == before
 
 
 def test_a_malformed_argument_names_its_place_and_the_range() -> None:

@@ -404,6 +404,32 @@ def apply_step(s: State, a: Action) -> str | None:
 
 
 # tests/golden/mini.rules:66
+def ply_play(s: State, a: Action) -> bool:
+    kind = a.kind
+    if kind == K_TAKE:
+        reason = apply_take(s, a)
+    elif kind == K_CASH:
+        reason = apply_cash(s, a)
+    elif kind == K_STEP:
+        reason = apply_step(s, a)
+    else:
+        return False
+    if reason is not None:
+        raise IllegalAction(reason)
+    s.run_checkpoints()
+    if s.pending == -1 and s.result is None:
+        # tests/golden/mini.rules:67
+        v_who = (0 if ((s.g_turn % 2) == 0) else 1)
+        if v_who is not None:
+            s.actor = v_who
+            return True
+        s.phase_over()
+        return True
+    s.follow()
+    return True
+
+
+# tests/golden/mini.rules:66
 def phase_legal_play(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_take(s, actor, out, check)
     legal_cash(s, actor, out, check)
@@ -460,6 +486,7 @@ rt.install_phases(State, (
         done=done_play,
         checkpoints=None,
         legal=phase_legal_play,
+        ply=ply_play,
     ),
 ))
 State.CHECKPOINTS = (
