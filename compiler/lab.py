@@ -98,8 +98,7 @@ def play_one(module: ModuleType, setup: Setup, index: int,
                     legal_kinds[kinds[kind]] += 1
                 action = made[seats[actor]].step(state, rngs[seats[actor]])
                 chosen_kinds[kinds[action.kind]] += 1
-                params = (state.CARD_PARAMS[action.kind]
-                          if action.kind < len(state.CARD_PARAMS) else ())
+                params = state.card_params(action)
                 picked = state.PICK[action.kind](state, action) if params else None
                 state.apply_action(action)
                 # a card named by the action is played unless the action left it where only

@@ -213,7 +213,7 @@ class StateViews(StateSeats):
         shown, after = self._cards_shown(action, player)
         if after is None:
             return action.masked_text(shown | announced)
-        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
+        cards = self.card_params(action)
         glance = after._glance(player)
         target: tuple[dict[str, Any], list[str] | None] | None = None
         others = [i for i in range(len(action.args))
@@ -264,7 +264,7 @@ class StateViews(StateSeats):
         after the action); and the state after it, None when it cannot be applied."""
         shown = -1
         after = self._after(action)
-        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
+        cards = self.card_params(action)
         if cards:
             pick = self.PICK[action.kind]
             chosen = pick(self, action) if pick is not None else None
@@ -274,6 +274,10 @@ class StateViews(StateSeats):
                 if chosen is None or (chosen[i] not in before and chosen[i] not in later):
                     shown &= ~(1 << i)
         return shown, after
+
+    def card_params(self, action: Action) -> tuple[int, ...]:
+        """The positions of `action`'s card parameters (the lab reads them too)."""
+        return self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
 
     def _after(self, action: Action) -> Self | None:
         """A copy of this state with `action` applied, or None when it cannot be."""

@@ -35,6 +35,8 @@ def refuse_wide_bad(text: str) -> None:
         text.encode("utf-8")  # (a lone surrogate cannot be encoded)
     except UnicodeEncodeError:
         raise Unsupported from None
+
+
 _C = f"[^{_BAD}]"  # any other character but a newline (which is \x0a)
 _PLAIN = (
     # starts with no indicator (a '-' followed by a non-space is a plain '-3' or '-x')...
