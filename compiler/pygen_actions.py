@@ -75,7 +75,7 @@ class ActionGenerator(TextGenerator):
         # enumerating the legal actions
         self.bindings = Bindings()
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
-                           "check: bool) -> None:", decl.span), self.inlining_calls():
+                           "check: bool) -> None:", decl.span):
             # the listing's own tables of definitions (settle_parts) are made at load, before
             # the end of the module: card_test's are not there yet
             card_tests, self.card_tests = self.card_tests, None

@@ -232,14 +232,12 @@ class GeneratorBase:
         self.lazy_columns: dict[str, Callable[[int], str]] | None = None
         # what calling each function may do (ExpressionFacts.function_risk), once known
         self.function_risks: dict[str, int] = {}
-        # whether calls of each function are its body (ExpressionFacts.inlinable), once known,
-        # and whether calls are inlined where they stand now (in the listings' loops)
+        # whether calls of each function are its body (ExpressionFacts.inlinable), once known
         self.inlinable_functions: dict[str, bool] = {}
         # the tests of a card's definition alone read from tables made at load: by test (its
         # source with `d` for the definition), the table's name (None: not made here, as in
         # listings and deck checkers, whose tables are needed before the end of the module)
         self.card_tests: dict[str, str] | None = None
-        self.inlining = False
         # whether a function reads a card parameter through its definition's data only, by
         # (function, index) (TableGenerator.parameter_by_definition), once known
         self.definition_parameters: dict[tuple[str, int], bool] = {}

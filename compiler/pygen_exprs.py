@@ -4,8 +4,6 @@ compiler.pygen_aggregates; seats and teams in compiler.pygen_seats)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import assert_never
 
 from compiler import symbols as sym
@@ -19,8 +17,8 @@ from compiler.pygen_seats import after_assigning, order_key, seat_call, shown_to
 from dsl import nodes as n
 
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
-# name, a field of the state, a number.
-_PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+")
+# name, a field of the state, a number, or the other seat of two (`(1 - v_p)`).
+_PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+|\(1 - [A-Za-z_]\w*\)")
 # Arguments that a procedure's test may read again where it is called (procedure_guard): a
 # variable or a number.
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*|\d+")
@@ -392,7 +390,7 @@ class ExpressionGenerator(AggregateGenerator):
             case n.BinaryOp():
                 return self.binary(e, s)
             case n.Not():
-                return f"({self.negated(e.operand, s)})"
+                return grouped(self.negated(e.operand, s))
             case n.Negate():
                 return f"(-{self.expr(e.operand, s)})"
             case n.Range():
@@ -495,21 +493,14 @@ class ExpressionGenerator(AggregateGenerator):
             case _:
                 assert_never(symbol)
 
-    @contextmanager
-    def inlining_calls(self) -> Iterator[None]:
-        """Calls made within are inlined where they may be (inlined): in a listing, which asks
-        them of every hex or card (buildings_free), where a Python call costs more than the
-        test. Elsewhere a call reads better, and costs little."""
-        outer, self.inlining = self.inlining, True
-        try:
-            yield
-        finally:
-            self.inlining = outer
-
-    def inlined(self, e: n.Call, args: list[str], s: str) -> str | None:
-        """A call of a small function (inlinable) whose arguments are plain (_PLAIN_ARGUMENT),
-        while inlining_calls: its body, reading the arguments for the parameters."""
-        if not self.inlining or not all(_PLAIN_ARGUMENT.fullmatch(a) for a in args):
+    def inlined(self, e: n.Call, args: list[str], s: str, negated: bool = False) -> str | None:
+        """A call of a small function (inlinable) whose arguments are plain (_PLAIN_ARGUMENT):
+        its body, reading the arguments for the parameters (`negated`: the body's negation, so
+        that `not f(x)` of a body `x in z` reads `x not in z`). A Python call costs more than
+        most such bodies: in a listing, which asks them of every hex or card, and in the
+        rules' procedures (Dynasties' resolution asks `warlord_acts` about 24 times a
+        dynasty)."""
+        if not all(_PLAIN_ARGUMENT.fullmatch(a) for a in args):
             return None
         info = self.model.functions[e.func]
         decl = info.decl
@@ -523,6 +514,8 @@ class ExpressionGenerator(AggregateGenerator):
         try:
             for (name, _), arg in zip(info.params, args, strict=True):
                 self.bindings.bind(name, arg)
+            if negated:
+                return None if sized else grouped(self.negated(decl.body, s))
             body = self.expr(decl.body, s)
             return body if sized else grouped(body)
         finally:
@@ -585,6 +578,10 @@ class ExpressionGenerator(AggregateGenerator):
         if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
             collection = self.collection(e.args[0])
             return collection if test else f"bool({collection})"
+        if isinstance(e, n.Call) and isinstance(self.model.symbols.calls.get(id(e)), sym.Function):
+            inlined = self.inlined(e, [self.expr(a, s) for a in e.args], s, negated=True)
+            if inlined is not None:
+                return inlined
         return f"not {self.expr(e, s)}"
 
     def binary(self, e: n.BinaryOp, s: str) -> str:

@@ -100,15 +100,16 @@ class ExpressionFacts(GeneratorBase):
         return known
 
     def inlinable(self, name: str) -> bool:
-        """Whether calls of the function `name` may be its body: a harmless one (so neither
-        recursive nor narrowing) of at most INLINE_NODES nodes and no aggregate, whose loop
-        is cheaper in a function of its own (return_value)."""
+        """Whether calls of the function `name` may be its body: one that does not act (nor
+        recurse: function_risk) of at most INLINE_NODES nodes and no aggregate, whose loop is
+        cheaper in a function of its own (return_value). A body that may raise raises the
+        same where it is written out, as its plain arguments cannot raise."""
         known = self.inlinable_functions.get(name)
         if known is None:
             decl = self.model.functions[name].decl
             assert isinstance(decl, n.FunctionDecl)
             nodes = list(walk_expr(decl.body))
-            known = (len(nodes) <= INLINE_NODES and self.function_risk(name) == HARMLESS
+            known = (len(nodes) <= INLINE_NODES and self.function_risk(name) < ACTS
                      and not any(isinstance(node, n.Aggregate) for node in nodes))
             self.inlinable_functions[name] = known
         return known

@@ -126,7 +126,7 @@ class RuleGenerator(ActionGenerator, DeckRuleGenerator):
             where = f"responds_{phase}"
             self.bindings = Bindings()
             with self.function(f"def responds_{phase}(s: State, actor: int) -> bool:",
-                               window.where.span), self.inlining_calls():
+                               window.where.span):
                 self.return_value(window.where)
         with self.function(f"def actor_{phase}(s: State) -> int | None:", window.span):
             self.w.line(f"return s.responder({self.phase_index[phase]}, {where})")
@@ -142,7 +142,7 @@ class RuleGenerator(ActionGenerator, DeckRuleGenerator):
                 self.bindings = Bindings()
                 # the actor is asked after every action, as often as a listing is made
                 with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
-                                   decl.actor.span), self.inlining_calls():
+                                   decl.actor.span):
                     self.return_value(decl.actor)
             if decl.responders is not None:
                 self.responders(phase.name, decl.responders)
@@ -197,7 +197,7 @@ class RuleGenerator(ActionGenerator, DeckRuleGenerator):
                 w.line(f"checkpoints_{phase.name}(s, a.actor)")
             if self.model.checkpoints:
                 w.line("s.run_checkpoints()")
-            with w.block("if s.pending == -1 and s.result is None:"), self.inlining_calls():
+            with w.block("if s.pending == -1 and s.result is None:"):
                 who = self.bindings.reserve("who")
                 w.source(decl.actor.span)
                 self.assign_value(decl.actor, who)

@@ -18,7 +18,7 @@ def seat_call(name: str, args: list[str], max_players: int, s: str) -> str | Non
     `allies`, ...); None for any other builtin."""
     if name == "opponent":
         if max_players == 2:  # the other seat, without the modulo
-            return f"(1 - {args[0]})"
+            return str(1 - int(args[0])) if args[0] in ("0", "1") else f"(1 - {args[0]})"
         return f"(({args[0]}) + 1) % {s}.num_players"
     if name == "next_player":
         return f"(({args[0]}) + 1) % {s}.num_players"

@@ -1324,7 +1324,7 @@ def f_can_primary(s: State, v_c: int) -> bool:
             ((C_CARD_PRIMARY[s.card_def[v_c]] > 0) and (not s.k_Card_primary_used[v_c]))
             and (s.k_Card_played_turn[v_c] < s.g_turn)
         )
-        and (not f_peace(s))
+        and (s.g_turn > 3)
     )
 
 
@@ -1333,7 +1333,16 @@ def f_can_act(s: State, v_p: int) -> bool:
     """can p still do anything this turn? (decision TURN_END)"""
     return (
         (s.p_actions[v_p] > 0)
-        or any(f_can_primary(s, v_c) for v_c in s.zones[Z_CREATURES + v_p])
+        or any(
+            (
+                (
+                    ((C_CARD_PRIMARY[s.card_def[v_c]] > 0) and (not s.k_Card_primary_used[v_c]))
+                    and (s.k_Card_played_turn[v_c] < s.g_turn)
+                )
+                and (s.g_turn > 3)
+            )
+            for v_c in s.zones[Z_CREATURES + v_p]
+        )
     )
 
 
@@ -1390,7 +1399,7 @@ def f_homeland_health(s: State, v_p: int) -> int:
     """the health p's homeland has left"""
     v_sum = 0
     for v_h in s.zones[Z_HOMELANDS + v_p]:
-        v_sum += f_health_left(s, v_h)
+        v_sum += (f_max_health(s, v_h) - s.k_Card_damage[v_h])
     return v_sum
 
 
@@ -1400,7 +1409,7 @@ def proc_harm(s: State, v_c: int, v_n: int, v_by: int) -> None:
     on the opponent's cards during the Peace Treaty (decision PEACE_TREATY).
     """
     # rulebooks/dojo/dojo.rules:341
-    if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_by)))):
+    if ((v_n > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_c] != v_by)))):
         # rulebooks/dojo/dojo.rules:341
         s.k_Card_damage[v_c] += v_n
 
@@ -1509,7 +1518,7 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
     # harm does nothing unless the last test holds
     if (v_target is not None) and (
         (3 > 0)
-        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+        and (not ((s.g_turn <= 3) and (s.card_owner[v_target] != v_you)))
     ):
         # rulebooks/dojo/starter.cards.yaml:400
         proc_harm(s, v_target, 3, v_you)
@@ -1538,7 +1547,7 @@ def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -
     # harm does nothing unless the last test holds
     if (v_target is not None) and (
         (5 > 0)
-        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+        and (not ((s.g_turn <= 3) and (s.card_owner[v_target] != v_you)))
     ):
         # rulebooks/dojo/starter.cards.yaml:416
         proc_harm(s, v_target, 5, v_you)
@@ -1551,7 +1560,7 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:422
         # harm does nothing unless
-        if ((2 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+        if ((2 > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_c] != v_you)))):
             proc_harm(s, v_c, 2, v_you)
 
 
@@ -1579,7 +1588,7 @@ def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -
     # harm does nothing unless the last test holds
     if (v_target is not None) and (
         (4 > 0)
-        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+        and (not ((s.g_turn <= 3) and (s.card_owner[v_target] != v_you)))
     ):
         # rulebooks/dojo/starter.cards.yaml:466
         proc_harm(s, v_target, 4, v_you)
@@ -1667,7 +1676,7 @@ def fx_Card_on_play_18(s: State, v_this: int, v_you: int) -> None:
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
         # harm does nothing unless
-        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+        if ((1 > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_c] != v_you)))):
             proc_harm(s, v_c, 1, v_you)
 
 
@@ -1778,7 +1787,7 @@ def fx_Card_each_turn_48(s: State, v_this: int, v_you: int) -> None:
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
         # harm does nothing unless
-        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+        if ((1 > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_c] != v_you)))):
             proc_harm(s, v_c, 1, v_you)
 
 
@@ -1873,7 +1882,13 @@ def raise_played(s: State, v_by: int, v_c: int) -> None:
     # rulebooks/dojo/dojo.rules:407
     # rulebooks/dojo/dojo.rules:408
     for v_t in list(s.zones[Z_FACEDOWN + (1 - v_by)]):
-        if f_springs(s, v_t, v_c):
+        if (
+            (C_CARD_SPRINGS_ON[s.card_def[v_t]] == C_CARD_KIND[s.card_def[v_c]])
+            and (
+                (C_CARD_SPRINGS_CASTE[s.card_def[v_t]] is None)
+                or (C_CARD_SPRINGS_CASTE[s.card_def[v_t]] == C_CARD_CASTE[s.card_def[v_c]])
+            )
+        ):
             # rulebooks/dojo/dojo.rules:409
             s.card_up[v_t] = True
             # rulebooks/dojo/dojo.rules:410
@@ -1891,7 +1906,7 @@ def checkpoint_fallen(s: State) -> None:
     for v_p in range(s.num_players):
         # rulebooks/dojo/dojo.rules:422
         for v_c in list(s.zones[Z_CREATURES + v_p]):
-            if (f_health_left(s, v_c) <= 0):
+            if ((f_max_health(s, v_c) - s.k_Card_damage[v_c]) <= 0):
                 # rulebooks/dojo/dojo.rules:423
                 proc_leave_play(s, v_c)
                 # rulebooks/dojo/dojo.rules:424
@@ -1900,7 +1915,7 @@ def checkpoint_fallen(s: State) -> None:
                 proc_gain_cu(s, (1 - v_p), C_CARD_TRIBUTE[s.card_def[v_c]])
         # rulebooks/dojo/dojo.rules:428
         for v_l in list(s.zones[Z_LOCATIONS + v_p]):
-            if (f_health_left(s, v_l) <= 0):
+            if ((f_max_health(s, v_l) - s.k_Card_damage[v_l]) <= 0):
                 # rulebooks/dojo/dojo.rules:429
                 proc_leave_play(s, v_l)
                 # rulebooks/dojo/dojo.rules:430
@@ -2964,7 +2979,7 @@ def check_primary_attack(s: State, actor: int, v_c: int) -> str | None:
     if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no primary attack'
     # rulebooks/dojo/dojo.rules:572
-    if f_peace(s):
+    if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
     # rulebooks/dojo/dojo.rules:573
     if (s.k_Card_played_turn[v_c] >= s.g_turn):
@@ -3053,7 +3068,7 @@ def apply_primary_attack(s: State, a: Action) -> str | None:
                 if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
                     break
                 # rulebooks/dojo/dojo.rules:572
-                if f_peace(s):
+                if (s.g_turn <= 3):
                     break
                 # rulebooks/dojo/dojo.rules:573
                 if (s.k_Card_played_turn[v_c] >= s.g_turn):
@@ -3113,7 +3128,7 @@ def check_secondary_attack(s: State, actor: int, v_c: int) -> str | None:
     if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no secondary attack'
     # rulebooks/dojo/dojo.rules:584
-    if f_peace(s):
+    if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
     # rulebooks/dojo/dojo.rules:585
     if (s.p_actions[actor] < 1):
@@ -3203,7 +3218,7 @@ def apply_secondary_attack(s: State, a: Action) -> str | None:
                 if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
                     break
                 # rulebooks/dojo/dojo.rules:584
-                if f_peace(s):
+                if (s.g_turn <= 3):
                     break
                 # rulebooks/dojo/dojo.rules:585
                 if (s.p_actions[actor] < 1):
@@ -3260,7 +3275,7 @@ def check_power_attack(s: State, actor: int, v_c: int) -> str | None:
     if (C_CARD_POWER[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no POWER attack'
     # rulebooks/dojo/dojo.rules:595
-    if f_peace(s):
+    if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
     # rulebooks/dojo/dojo.rules:596
     if (s.p_actions[actor] < 2):
@@ -3350,7 +3365,7 @@ def apply_power_attack(s: State, a: Action) -> str | None:
                 if (C_CARD_POWER[s.card_def[v_c]] <= 0):
                     break
                 # rulebooks/dojo/dojo.rules:595
-                if f_peace(s):
+                if (s.g_turn <= 3):
                     break
                 # rulebooks/dojo/dojo.rules:596
                 if (s.p_actions[actor] < 2):
@@ -3644,7 +3659,7 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
     s.g_pending -= v_n
     # rulebooks/dojo/dojo.rules:643
     # harm does nothing unless
-    if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_t] != actor)))):
+    if ((v_n > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_t] != actor)))):
         proc_harm(s, v_t, v_n, actor)
 
 

@@ -308,7 +308,10 @@ def f_warlord_amount(s: State, v_p: int) -> int:
 
 # rulebooks/dynasties/dynasties.rules:175
 def f_protected(s: State, v_p: int, v_v: int) -> bool:
-    return f_warlord_acts(s, v_p, v_v, POWER_IRON_WALL)
+    return (
+        ((s.p_warlord_target[v_p] == v_v) and (s.p_warlord[v_p] is not None))
+        and (R_WARLORD_POWER[rt.some(s.p_warlord[v_p])] == POWER_IRON_WALL)
+    )
 
 
 # rulebooks/dynasties/dynasties.rules:178
@@ -329,8 +332,26 @@ def f_tile_value(s: State, v_mine: int, v_theirs: int) -> int:
 def f_warlord_bonus(s: State, v_p: int, v_v: int) -> int:
     """Warlord bonuses and penalties on p's tile in v."""
     return (
-        (f_warlord_amount(s, v_p) if f_warlord_acts(s, v_p, v_v, POWER_ART_OF_WAR) else 0)
-        - (f_warlord_amount(s, (1 - v_p)) if f_warlord_acts(s, (1 - v_p), v_v, POWER_AMBUSH) else 0)
+        (
+            (R_WARLORD_AMOUNT[rt.some(s.p_warlord[v_p])] if (s.p_warlord[v_p] is not None) else 0)
+            if (
+                ((s.p_warlord_target[v_p] == v_v) and (s.p_warlord[v_p] is not None))
+                and (R_WARLORD_POWER[rt.some(s.p_warlord[v_p])] == POWER_ART_OF_WAR)
+            )
+            else 0
+        )
+        - (
+            (
+                R_WARLORD_AMOUNT[rt.some(s.p_warlord[(1 - v_p)])]
+                if (s.p_warlord[(1 - v_p)] is not None)
+                else 0
+            )
+            if (
+                ((s.p_warlord_target[(1 - v_p)] == v_v) and (s.p_warlord[(1 - v_p)] is not None))
+                and (R_WARLORD_POWER[rt.some(s.p_warlord[(1 - v_p)])] == POWER_AMBUSH)
+            )
+            else 0
+        )
     )
 
 
@@ -422,7 +443,10 @@ def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     # rulebooks/dynasties/dynasties.rules:228
     if (s.n_Province_owner[v_v] == (1 - v_w)):
         # rulebooks/dynasties/dynasties.rules:229
-        if f_protected(s, (1 - v_w), v_v):
+        if (
+            ((s.p_warlord_target[(1 - v_w)] == v_v) and (s.p_warlord[(1 - v_w)] is not None))
+            and (R_WARLORD_POWER[rt.some(s.p_warlord[(1 - v_w)])] == POWER_IRON_WALL)
+        ):
             # rulebooks/dynasties/dynasties.rules:230
             v_left = 0
         else:
@@ -491,7 +515,13 @@ def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:274
 def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:275
-    if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
+    if (
+        (s.n_Province_owner[v_v] == v_p)
+        and (
+            ((s.p_warlord_target[v_p] == v_v) and (s.p_warlord[v_p] is not None))
+            and (R_WARLORD_POWER[rt.some(s.p_warlord[v_p])] == POWER_RECALL)
+        )
+    ):
         # rulebooks/dynasties/dynasties.rules:276
         s.p_reserve[v_p] += s.n_Province_armies[v_v]
         # rulebooks/dynasties/dynasties.rules:277
@@ -523,11 +553,23 @@ def proc_resolve_province(s: State, v_v: int) -> None:
             proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:292
         # recall_armies does nothing unless
-        if ((s.n_Province_owner[v_v] == 0) and f_warlord_acts(s, 0, v_v, POWER_RECALL)):
+        if (
+            (s.n_Province_owner[v_v] == 0)
+            and (
+                ((s.p_warlord_target[0] == v_v) and (s.p_warlord[0] is not None))
+                and (R_WARLORD_POWER[rt.some(s.p_warlord[0])] == POWER_RECALL)
+            )
+        ):
             proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:293
         # recall_armies does nothing unless
-        if ((s.n_Province_owner[v_v] == 1) and f_warlord_acts(s, 1, v_v, POWER_RECALL)):
+        if (
+            (s.n_Province_owner[v_v] == 1)
+            and (
+                ((s.p_warlord_target[1] == v_v) and (s.p_warlord[1] is not None))
+                and (R_WARLORD_POWER[rt.some(s.p_warlord[1])] == POWER_RECALL)
+            )
+        ):
             proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:294
         if (
@@ -552,9 +594,81 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                 proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:299
-            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
+            v_va = (
+                (
+                    C_TILE_VALUE[s.card_def[v_ta]]
+                    if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
+                    else (
+                        (C_TILE_VALUE[s.card_def[v_tb]] + C_TILE_VALUE[s.card_def[v_ta]])
+                        if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
+                        else max(C_TILE_VALUE[s.card_def[v_ta]], 0)
+                    )
+                )
+                + (
+                    (
+                        (
+                            R_WARLORD_AMOUNT[rt.some(s.p_warlord[0])]
+                            if (s.p_warlord[0] is not None)
+                            else 0
+                        )
+                        if (
+                            ((s.p_warlord_target[0] == v_v) and (s.p_warlord[0] is not None))
+                            and (R_WARLORD_POWER[rt.some(s.p_warlord[0])] == POWER_ART_OF_WAR)
+                        )
+                        else 0
+                    )
+                    - (
+                        (
+                            R_WARLORD_AMOUNT[rt.some(s.p_warlord[1])]
+                            if (s.p_warlord[1] is not None)
+                            else 0
+                        )
+                        if (
+                            ((s.p_warlord_target[1] == v_v) and (s.p_warlord[1] is not None))
+                            and (R_WARLORD_POWER[rt.some(s.p_warlord[1])] == POWER_AMBUSH)
+                        )
+                        else 0
+                    )
+                )
+            )
             # rulebooks/dynasties/dynasties.rules:300
-            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
+            v_vb = (
+                (
+                    C_TILE_VALUE[s.card_def[v_tb]]
+                    if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
+                    else (
+                        (C_TILE_VALUE[s.card_def[v_ta]] + C_TILE_VALUE[s.card_def[v_tb]])
+                        if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
+                        else max(C_TILE_VALUE[s.card_def[v_tb]], 0)
+                    )
+                )
+                + (
+                    (
+                        (
+                            R_WARLORD_AMOUNT[rt.some(s.p_warlord[1])]
+                            if (s.p_warlord[1] is not None)
+                            else 0
+                        )
+                        if (
+                            ((s.p_warlord_target[1] == v_v) and (s.p_warlord[1] is not None))
+                            and (R_WARLORD_POWER[rt.some(s.p_warlord[1])] == POWER_ART_OF_WAR)
+                        )
+                        else 0
+                    )
+                    - (
+                        (
+                            R_WARLORD_AMOUNT[rt.some(s.p_warlord[0])]
+                            if (s.p_warlord[0] is not None)
+                            else 0
+                        )
+                        if (
+                            ((s.p_warlord_target[0] == v_v) and (s.p_warlord[0] is not None))
+                            and (R_WARLORD_POWER[rt.some(s.p_warlord[0])] == POWER_AMBUSH)
+                        )
+                        else 0
+                    )
+                )
+            )
             # rulebooks/dynasties/dynasties.rules:301
             if (v_va > v_vb):
                 # rulebooks/dynasties/dynasties.rules:301
@@ -579,12 +693,12 @@ def proc_score(s: State) -> None:
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
-            v_a += f_points(s, v_v)
+            v_a += (s.n_Province_scores[v_v][((s.g_dynasty // 3) - 1)])
     # rulebooks/dynasties/dynasties.rules:312
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
-            v_b += f_points(s, v_v_2)
+            v_b += (s.n_Province_scores[v_v_2][((s.g_dynasty // 3) - 1)])
     # rulebooks/dynasties/dynasties.rules:313
     s.g_track += (v_a - v_b)
 

@@ -5473,7 +5473,16 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     for v_x in N_HEX_WITHIN_1[v_h]:
-        if (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x)):
+        if (
+            (bool(s.zones[Z_UNITS + (1 - v_p) * 220 + v_x]))
+            or (
+                (
+                    ((s.n_Hex_house[v_x] == (1 - v_p)) or (s.n_Hex_token[v_x] == (1 - v_p)))
+                    or (s.n_Hex_centre[v_x] == (1 - v_p))
+                )
+                or (s.n_Hex_bridge[v_x] == (1 - v_p))
+            )
+        ):
             return True
     return False
 
@@ -5518,7 +5527,18 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
                 (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
                 or (f_walker_at(s, v_p, v_h) is None)
             )
-            or (not any(f_carried(s, v_c, v_from) for v_c in s.zones[Z_UNITS + v_p * 220 + v_from]))
+            or (
+                not any(
+                    (
+                        (
+                            (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_c]]])
+                            and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                        )
+                        and (s.n_Hex_bridge[v_from] is None)
+                    )
+                    for v_c in s.zones[Z_UNITS + v_p * 220 + v_from]
+                )
+            )
         )
     )
 
@@ -5565,7 +5585,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                         else rt.ring(N_HEX_DISTANCE[v_c], v_k)
                     )
                     if (s.n_Hex_house[v_h_2] == v_p)
-                ) >= f_ring_need(s, v_k)
+                ) >= (4 if (v_k == 1) else 6)
             )
         )
         and (
@@ -5573,7 +5593,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                 1
                 for v_h_2 in f_estate(s, v_p, v_c)
                 if ((N_HEX_DISTANCE[v_c][v_h_2] == v_k) and (s.n_Hex_house[v_h_2] == v_p))
-            ) >= f_ring_need(s, v_k)
+            ) >= (4 if (v_k == 1) else 6)
         )
     )
 
@@ -5585,7 +5605,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     for v_h in f_estate(s, v_p, v_c):
         if (N_HEX_DISTANCE[v_c][v_h] == v_k):
             v_count += 1
-    return (v_count >= f_ring_need(s, v_k))
+    return (v_count >= (4 if (v_k == 1) else 6))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:359
@@ -5602,7 +5622,13 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     leaves with its ship), or a hex next to h takes it
     """
     return (
-        f_carried(s, v_u, v_h)
+        (
+            (
+                (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                and (s.n_Hex_terrain[v_h] == TERRAIN_WATER)
+            )
+            and (s.n_Hex_bridge[v_h] is None)
+        )
         or any(f_can_take(s, v_p, v_u, v_h, v_x) for v_x in N_HEX_NEIGHBOURS[v_h])
     )
 
@@ -5620,7 +5646,15 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
-        if (not f_carried(s, v_u, v_h)):
+        if (
+            not (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                    and (s.n_Hex_terrain[v_h] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            )
+        ):
             return True
     return False
 
@@ -5647,7 +5681,15 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
                     )
                     and (v_u != f_guard(s, v_p, rt.some(s.g_target)))
                 )
-                and (not f_carried(s, v_u, v_h))
+                and (
+                    not (
+                        (
+                            (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                            and (s.n_Hex_terrain[v_h] == TERRAIN_WATER)
+                        )
+                        and (s.n_Hex_bridge[v_h] is None)
+                    )
+                )
             )
             and (
                 N_HEX_DISTANCE[v_h][rt.some(s.g_target)] <= R_KIND_RANGE[
@@ -5655,7 +5697,15 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
                 ]
             )
         )
-        and (R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]] or (not f_ranged_attack(s)))
+        and (
+            R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]
+            or (
+                not (
+                    (s.g_attacker is not None)
+                    and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(s.g_attacker)]]]
+                )
+            )
+        )
     )
 
 
@@ -5682,7 +5732,15 @@ def f_defender_calls(s: State) -> bool:
     """the defender calls supporters too: in a battle that is not a ranged attack (in a siege
     only the attacker's side fights)
     """
-    return ((s.g_fight == FIGHT_BATTLE) and (not f_ranged_attack(s)))
+    return (
+        (s.g_fight == FIGHT_BATTLE)
+        and (
+            not (
+                (s.g_attacker is not None)
+                and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(s.g_attacker)]]]
+            )
+        )
+    )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:441
@@ -5725,8 +5783,17 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     unit stands on is not attacked: decision BRIDGE)
     """
     return (
-        f_has_units(s, (1 - v_p), v_h)
-        or ((not s.zones[Z_UNITS + v_p * 220 + v_h]) and f_builds_there(s, (1 - v_p), v_h))
+        (bool(s.zones[Z_UNITS + (1 - v_p) * 220 + v_h]))
+        or (
+            (not s.zones[Z_UNITS + v_p * 220 + v_h])
+            and (
+                (
+                    ((s.n_Hex_house[v_h] == (1 - v_p)) or (s.n_Hex_token[v_h] == (1 - v_p)))
+                    or (s.n_Hex_centre[v_h] == (1 - v_p))
+                )
+                or (s.n_Hex_bridge[v_h] == (1 - v_p))
+            )
+        )
     )
 
 
@@ -5734,7 +5801,10 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     v_any = False
     for v_x in N_HEX_NEIGHBOURS[v_from]:
-        if (f_has_units(s, (1 - v_p), v_x) and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])):
+        if (
+            (bool(s.zones[Z_UNITS + (1 - v_p) * 220 + v_x]))
+            and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])
+        ):
             v_any = True
             break
     return (
@@ -5782,10 +5852,10 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
-        f_city_range(s, v_c)
+        (2 * s.n_Hex_level[v_c])
         if (not f_posts(s, (1 - v_p)))
         else min(
-            f_city_range(s, v_c),
+            (2 * s.n_Hex_level[v_c]),
             (min((N_HEX_DISTANCE[v_c][v_h] for v_h in f_posts(s, (1 - v_p))), default=0) - 2),
         )
     )
@@ -5825,7 +5895,7 @@ def proc_survey(s: State) -> None:
     for v_c in range(220):
         if (s.n_Hex_centre[v_c] is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:333
-            for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
+            for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], (2 * s.n_Hex_level[v_c])):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:333
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
@@ -5902,7 +5972,13 @@ def proc_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
         # rulebooks/dynasty_builder/dynasty_builder.rules:450
         for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-            if f_carried(s, v_cargo, v_h):
+            if (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_cargo]]])
+                    and (s.n_Hex_terrain[v_h] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:450
                 s.move_uncapped(v_cargo, Z_FALLEN + v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:452
@@ -5967,7 +6043,11 @@ def proc_battle_round(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:491
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:492
-        v_d = f_guard(s, v_q, v_at)
+        v_d = (
+            f_ship_at(s, v_q, v_at)
+            if (f_ship_at(s, v_q, v_at) is not None)
+            else f_walker_at(s, v_q, v_at)
+        )
         # rulebooks/dynasty_builder/dynasty_builder.rules:493
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:494
@@ -6132,7 +6212,18 @@ def proc_fight_on(s: State) -> None:
 def proc_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
     # rulebooks/dynasty_builder/dynasty_builder.rules:799
-    if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
+    if (
+        (s.g_mustering == s.g_current)
+        and (
+            (s.g_fight == FIGHT_BATTLE)
+            and (
+                not (
+                    (s.g_attacker is not None)
+                    and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(s.g_attacker)]]]
+                )
+            )
+        )
+    ):
         # rulebooks/dynasty_builder/dynasty_builder.rules:799
         s.g_mustering = (1 - s.g_current)
     else:
@@ -6441,7 +6532,13 @@ LISTED_LEAVE_SITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} f
 # rulebooks/dynasty_builder/dynasty_builder.rules:600
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:603
-    if f_carried(s, v_u, v_from):
+    if (
+        (
+            (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+            and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+        )
+        and (s.n_Hex_bridge[v_from] is None)
+    ):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
     # rulebooks/dynasty_builder/dynasty_builder.rules:604
     if not f_can_take(s, actor, v_u, v_from, v_to):
@@ -6453,7 +6550,13 @@ def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> 
 def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:605
     for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
-        if f_carried(s, v_cargo, v_from):
+        if (
+            (
+                (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_cargo]]])
+                and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+            )
+            and (s.n_Hex_bridge[v_from] is None)
+        ):
             # rulebooks/dynasty_builder/dynasty_builder.rules:605
             s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6465,7 +6568,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
     listed = LISTED_LEAVE_SITE[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
-    for v_from in f_sites(s):
+    for v_from in ([rt.some(s.g_site)] if (s.g_site is not None) else []):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
             continue
@@ -6536,7 +6639,7 @@ def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_from = a.args[0]
-    if v_from not in f_sites(s):
+    if v_from not in ([rt.some(s.g_site)] if (s.g_site is not None) else []):
         first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
     else:
         v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1])
@@ -6560,7 +6663,7 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
         return None
-    if (v_from := a.args[0]) in f_sites(s):
+    if (v_from := a.args[0]) in ([rt.some(s.g_site)] if (s.g_site is not None) else []):
         for v_u in s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1]):
             if (
                 (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from]
@@ -6624,10 +6727,18 @@ def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
     # rulebooks/dynasty_builder/dynasty_builder.rules:625
-    if not f_house_terrain(s, v_h):
+    if (not ((s.n_Hex_terrain[v_h] == TERRAIN_PLAIN) or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST))):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:626
-    if not f_buildings_free(s, v_h):
+    if (
+        not (
+            (
+                ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                and (s.n_Hex_centre[v_h] is None)
+            )
+            and (s.n_Hex_bridge[v_h] is None)
+        )
+    ):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:627
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -6660,18 +6771,22 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:625
-            if not (
-                (s.n_Hex_terrain[v_h] == TERRAIN_PLAIN)
-                or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST)
+            if (
+                not (
+                    (s.n_Hex_terrain[v_h] == TERRAIN_PLAIN)
+                    or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST)
+                )
             ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:626
-            if not (
-                (
-                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
-                    and (s.n_Hex_centre[v_h] is None)
+            if (
+                not (
+                    (
+                        ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                        and (s.n_Hex_centre[v_h] is None)
+                    )
+                    and (s.n_Hex_bridge[v_h] is None)
                 )
-                and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:627
@@ -6916,7 +7031,15 @@ LISTED_FOUND_CITY: Final = tuple(
 # rulebooks/dynasty_builder/dynasty_builder.rules:668
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:669
-    if not f_buildings_free(s, v_h):
+    if (
+        not (
+            (
+                ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                and (s.n_Hex_centre[v_h] is None)
+            )
+            and (s.n_Hex_bridge[v_h] is None)
+        )
+    ):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:670
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -6948,12 +7071,14 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:669
-            if not (
-                (
-                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
-                    and (s.n_Hex_centre[v_h] is None)
+            if (
+                not (
+                    (
+                        ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                        and (s.n_Hex_centre[v_h] is None)
+                    )
+                    and (s.n_Hex_bridge[v_h] is None)
                 )
-                and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:670
@@ -7001,7 +7126,15 @@ def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
         return 'bridges are built on water'
     # rulebooks/dynasty_builder/dynasty_builder.rules:681
-    if not f_buildings_free(s, v_h):
+    if (
+        not (
+            (
+                ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                and (s.n_Hex_centre[v_h] is None)
+            )
+            and (s.n_Hex_bridge[v_h] is None)
+        )
+    ):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:682
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -7040,12 +7173,14 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:681
-            if not (
-                (
-                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
-                    and (s.n_Hex_centre[v_h] is None)
+            if (
+                not (
+                    (
+                        ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                        and (s.n_Hex_centre[v_h] is None)
+                    )
+                    and (s.n_Hex_bridge[v_h] is None)
                 )
-                and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:682
@@ -7209,7 +7344,13 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
         # rulebooks/dynasty_builder/dynasty_builder.rules:725
         for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
-            if f_carried(s, v_cargo, v_from):
+            if (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_cargo]]])
+                    and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_from] is None)
+            ):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:725
                 s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:727
@@ -7379,10 +7520,34 @@ def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str 
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
     # rulebooks/dynasty_builder/dynasty_builder.rules:738
-    if f_carried(s, v_u, v_from):
+    if (
+        (
+            (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+            and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+        )
+        and (s.n_Hex_bridge[v_from] is None)
+    ):
         return 'a carried unit cannot attack'
     # rulebooks/dynasty_builder/dynasty_builder.rules:739
-    if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+    if not (
+        (v_at != v_from)
+        and (
+            (bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_at]))
+            or (
+                (not s.zones[Z_UNITS + actor * 220 + v_at])
+                and (
+                    (
+                        (
+                            (s.n_Hex_house[v_at] == (1 - actor))
+                            or (s.n_Hex_token[v_at] == (1 - actor))
+                        )
+                        or (s.n_Hex_centre[v_at] == (1 - actor))
+                    )
+                    or (s.n_Hex_bridge[v_at] == (1 - actor))
+                )
+            )
+        )
+    ):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
@@ -7406,7 +7571,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:747
     v_q = (1 - actor)
     # rulebooks/dynasty_builder/dynasty_builder.rules:748
-    if f_has_units(s, v_q, v_at):
+    if (bool(s.zones[Z_UNITS + v_q * 220 + v_at])):
         # rulebooks/dynasty_builder/dynasty_builder.rules:749
         s.g_fight = FIGHT_BATTLE
         # rulebooks/dynasty_builder/dynasty_builder.rules:750
@@ -7482,10 +7647,19 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if check and not (
                     (v_at != v_from)
                     and (
-                        f_has_units(s, (1 - actor), v_at)
+                        (bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_at]))
                         or (
                             (not s.zones[Z_UNITS + actor * 220 + v_at])
-                            and f_builds_there(s, (1 - actor), v_at)
+                            and (
+                                (
+                                    (
+                                        (s.n_Hex_house[v_at] == (1 - actor))
+                                        or (s.n_Hex_token[v_at] == (1 - actor))
+                                    )
+                                    or (s.n_Hex_centre[v_at] == (1 - actor))
+                                )
+                                or (s.n_Hex_bridge[v_at] == (1 - actor))
+                            )
                         )
                     )
                 ):
@@ -7889,7 +8063,11 @@ def do_evade(s: State, actor: int) -> None:
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, v_at)))
     ):
         # rulebooks/dynasty_builder/dynasty_builder.rules:835
-        v_d = f_guard(s, actor, v_at)
+        v_d = (
+            f_ship_at(s, actor, v_at)
+            if (f_ship_at(s, actor, v_at) is not None)
+            else f_walker_at(s, actor, v_at)
+        )
         # rulebooks/dynasty_builder/dynasty_builder.rules:836
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:836
@@ -7931,7 +8109,20 @@ LISTED_RETALIATE: Final = tuple(
 # rulebooks/dynasty_builder/dynasty_builder.rules:842
 def check_retaliate(s: State, actor: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:843
-    if not f_can_retaliate(s):
+    if (
+        not (
+            (
+                ((s.g_attacker is not None) and (s.g_target is not None))
+                and (s.g_attack_from is not None)
+            )
+            and f_in_range(
+                s,
+                f_guard(s, (1 - s.g_current), rt.some(s.g_target)),
+                rt.some(s.g_target),
+                rt.some(s.g_attack_from),
+            )
+        )
+    ):
         return 'the attacker is out of your range'
     return None
 
@@ -7945,7 +8136,20 @@ def do_retaliate(s: State, actor: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:842
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:843
-    if check and not f_can_retaliate(s):
+    if check and (
+        not (
+            (
+                ((s.g_attacker is not None) and (s.g_target is not None))
+                and (s.g_attack_from is not None)
+            )
+            and f_in_range(
+                s,
+                f_guard(s, (1 - s.g_current), rt.some(s.g_target)),
+                rt.some(s.g_target),
+                rt.some(s.g_attack_from),
+            )
+        )
+    ):
         return
     out.append(LISTED_RETALIATE[actor])
 
@@ -8141,13 +8345,23 @@ def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | N
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
     # rulebooks/dynasty_builder/dynasty_builder.rules:881
-    if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if (
+        sum(
+            map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
+        ) >= (len(f_cities(s, actor)) + 1)
+    ):
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:882
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:883
-    if f_builds_there(s, (1 - actor), v_h):
+    if (
+        (
+            ((s.n_Hex_house[v_h] == (1 - actor)) or (s.n_Hex_token[v_h] == (1 - actor)))
+            or (s.n_Hex_centre[v_h] == (1 - actor))
+        )
+        or (s.n_Hex_bridge[v_h] == (1 - actor))
+    ):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
@@ -8184,7 +8398,16 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     if not f_can_enter(s, actor, v_k, v_h):
                         continue
                     # rulebooks/dynasty_builder/dynasty_builder.rules:883
-                    if f_builds_there(s, (1 - actor), v_h):
+                    if (
+                        (
+                            (
+                                (s.n_Hex_house[v_h] == (1 - actor))
+                                or (s.n_Hex_token[v_h] == (1 - actor))
+                            )
+                            or (s.n_Hex_centre[v_h] == (1 - actor))
+                        )
+                        or (s.n_Hex_bridge[v_h] == (1 - actor))
+                    ):
                         continue
                 key = (v_c, v_k, v_h, )
                 action = listed.get(key)
@@ -8242,7 +8465,11 @@ def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
     # rulebooks/dynasty_builder/dynasty_builder.rules:893
-    if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if (
+        sum(
+            map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
+        ) >= (len(f_cities(s, actor)) + 1)
+    ):
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:894
     if not f_can_enter(s, actor, v_k, v_h):
@@ -8328,7 +8555,15 @@ def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
     # rulebooks/dynasty_builder/dynasty_builder.rules:903
-    if not f_buildings_free(s, v_h):
+    if (
+        not (
+            (
+                ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                and (s.n_Hex_centre[v_h] is None)
+            )
+            and (s.n_Hex_bridge[v_h] is None)
+        )
+    ):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:904
     if f_near_enemy(s, actor, v_h):
@@ -8363,12 +8598,14 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             if not s.n_Hex_claim[v_h][actor]:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:903
-            if not (
-                (
-                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
-                    and (s.n_Hex_centre[v_h] is None)
+            if (
+                not (
+                    (
+                        ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                        and (s.n_Hex_centre[v_h] is None)
+                    )
+                    and (s.n_Hex_bridge[v_h] is None)
                 )
-                and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:904

@@ -2275,7 +2275,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_mine, v_theirs) >= 1)
-        and (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_mine, v_theirs) <= f_span(s, v_r))
+        and (
+            rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_mine, v_theirs) <= (
+                1
+                if (v_r == RANGE_MELEE)
+                else (2 if (v_r == RANGE_REACH) else (4 if (v_r == RANGE_RANGED) else 5))
+            )
+        )
     )
 
 
@@ -2298,7 +2304,7 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return (
-        (s.g_turn >= f_seats(s))
+        (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
         else ((s.g_turn > 1) or (not s.ally(v_p, s.g_starter)))
     )
@@ -2309,7 +2315,11 @@ def f_may_draw(s: State, v_p: int) -> bool:
     """Does p draw in the draw phase? Not on the game's first turn; in Victory Royale not before
     the last commander's first turn, the first who draws (decision FIRST_TURN, S101).
     """
-    return ((s.g_turn >= f_seats(s)) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1))
+    return (
+        (s.g_turn >= (len(range(s.num_players))))
+        if (s.o_mode == MODE_ROYALE)
+        else (s.g_turn > 1)
+    )
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
@@ -2446,7 +2456,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
         (
             (
                 ((bool(s.zones[Z_DECK + v_p])) or (bool(s.zones[Z_HAND + v_p])))
-                or (f_units(s, v_p) > 0)
+                or (sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15])) > 0)
             )
             or (bool(s.zones[Z_RETREAT1 + v_p]))
         )
@@ -2536,14 +2546,18 @@ def f_side_of(s: State, v_u: int) -> int:
         if (v_u in f_units_on(s, 0))
         else (
             1
-            if ((f_seats(s) == 2) or (v_u in f_units_on(s, 1)))
+            if (((len(range(s.num_players))) == 2) or (v_u in f_units_on(s, 1)))
             else (
                 2
-                if ((f_seats(s) == 3) or (v_u in f_units_on(s, 2)))
+                if (((len(range(s.num_players))) == 3) or (v_u in f_units_on(s, 2)))
                 else (
                     3
-                    if ((f_seats(s) == 4) or (v_u in f_units_on(s, 3)))
-                    else (4 if ((f_seats(s) == 5) or (v_u in f_units_on(s, 4))) else 5)
+                    if (((len(range(s.num_players))) == 4) or (v_u in f_units_on(s, 3)))
+                    else (
+                        4
+                        if (((len(range(s.num_players))) == 5) or (v_u in f_units_on(s, 4)))
+                        else 5
+                    )
                 )
             )
         )
@@ -2569,7 +2583,7 @@ def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     """p's zone of items when the game has seat n (an aggregate reads one collection, so the
     seats are joined one by one)
     """
-    return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if (f_seats(s) >= v_n) else [])
+    return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
@@ -2577,7 +2591,7 @@ def f_all_gear(s: State) -> list[int]:
     """every item on the battlefield"""
     return (
         [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
-        if (f_seats(s) == 2)
+        if ((len(range(s.num_players))) == 2)
         else [
             *[
                 *[
@@ -2594,7 +2608,7 @@ def f_all_gear(s: State) -> list[int]:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
     """p's trade centre when the game has seat n"""
-    return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if (f_seats(s) >= v_n) else [])
+    return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
@@ -2602,7 +2616,7 @@ def f_all_trade(s: State) -> list[int]:
     """every card for sale in the trade centres (S50)"""
     return (
         [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]
-        if (f_seats(s) == 2)
+        if ((len(range(s.num_players))) == 2)
         else [
             *[
                 *[
@@ -2752,7 +2766,7 @@ def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
-    s.p_resources[v_p] = min(f_pool(s, v_p), (s.p_resources[v_p] + v_n))
+    s.p_resources[v_p] = min((10 * (1 + len(s.allies(v_p)))), (s.p_resources[v_p] + v_n))
     s.share(s.p_resources, v_p)
 
 
@@ -2979,7 +2993,11 @@ def proc_land(s: State, v_shield: bool) -> None:
                     if v_u_zone:
                         v_u = v_u_zone[0]
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
-                        v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
+                        v_back = (
+                            f_atk(s, v_v)
+                            if (f_in_reach(s, C_CARD_RANGE[s.card_def[v_v]], v_foe, v_at))
+                            else 0
+                        )
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                         proc_hit(s, v_v, v_power, v_q)
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
@@ -3614,10 +3632,14 @@ def setup(s: State) -> None:
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
-        s.p_resources[v_p_2] = f_pool(s, v_p_2)
+        s.p_resources[v_p_2] = (10 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_resources, v_p_2)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
-        s.p_facing[v_p_2] = (f_across(s, v_p_2) if (s.o_mode == MODE_WAR) else s.next_in(v_p_2))
+        s.p_facing[v_p_2] = (
+            (((v_p_2) + 1) % s.num_players if s.ally(v_p_2, 0) else s.previous_in(v_p_2))
+            if (s.o_mode == MODE_WAR)
+            else s.next_in(v_p_2)
+        )
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
@@ -3818,7 +3840,7 @@ def enter_draw_phase(s: State) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if (s.g_current == s.captain(s.g_current)):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
-        s.p_resources[s.g_current] = f_pool(s, s.g_current)
+        s.p_resources[s.g_current] = (10 * (1 + len(s.allies(s.g_current))))
         s.share(s.p_resources, s.g_current)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
         for v_p in range(s.num_players):
@@ -3855,7 +3877,7 @@ def enter_draw_phase(s: State) -> None:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
                 s.k_Card_guard[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
-    if f_may_draw(s, s.g_current):
+    if ((s.g_turn >= (len(range(s.num_players)))) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1)):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
@@ -3870,7 +3892,7 @@ def enter_draw_phase(s: State) -> None:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
         v_sum = 0
         for v_p_5 in f_still_in(s):
-            v_sum += f_units(s, v_p_5)
+            v_sum += sum(map(len, s.zones[Z_FIELD + v_p_5 * 15:Z_FIELD + v_p_5 * 15 + 15]))
         if (
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
@@ -4994,7 +5016,13 @@ LISTED_ATTACK: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
-    if not f_may_attack(s, actor):
+    if (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
+    ):
         return 'the first player makes no attack on the first turn'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
@@ -5012,7 +5040,10 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
-    if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
+    if not all(
+        (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
@@ -5032,10 +5063,12 @@ def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
-    if check and not (
-        (s.g_turn >= (len(range(s.num_players))))
-        if (s.o_mode == MODE_ROYALE)
-        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    if check and (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
     ):
         return
     listed = LISTED_ATTACK[actor]
@@ -5107,7 +5140,13 @@ LISTED_UNITE: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-    if not f_may_attack(s, actor):
+    if (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
+    ):
         return 'the first player makes no attack on the first turn'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     if (N_CELL_ROW[v_at] > 2):
@@ -5122,7 +5161,10 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
-    if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
+    if not all(
+        (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
@@ -5150,10 +5192,12 @@ def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-    if check and not (
-        (s.g_turn >= (len(range(s.num_players))))
-        if (s.o_mode == MODE_ROYALE)
-        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    if check and (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
     ):
         return
     listed = LISTED_UNITE[actor]
@@ -5219,7 +5263,16 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
             (
                 (
                     (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
-                    and f_rank_above(s, v_u, v_b)
+                    and (
+                        (
+                            (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+                            and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+                        )
+                        or (
+                            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                            and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+                        )
+                    )
                 )
                 and (s.k_Card_kills_turn[v_u] == s.g_turn)
             )
@@ -5360,7 +5413,16 @@ def apply_level_up(s: State, a: Action) -> str | None:
                         (
                             (
                                 (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
-                                and f_rank_above(s, v_u, v_b)
+                                and (
+                                    (
+                                        (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+                                        and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+                                    )
+                                    or (
+                                        (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                                        and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+                                    )
+                                )
                             )
                             and (s.k_Card_kills_turn[v_u] == s.g_turn)
                         )
@@ -5421,7 +5483,13 @@ LISTED_ATTACK_OWN: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
-    if not f_may_attack(s, actor):
+    if (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
+    ):
         return 'the first player makes no attack on the first turn'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
     if not f_fresh(s, actor, v_at):
@@ -5457,10 +5525,12 @@ def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
-    if check and not (
-        (s.g_turn >= (len(range(s.num_players))))
-        if (s.o_mode == MODE_ROYALE)
-        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    if check and (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
     ):
         return
     listed = LISTED_ATTACK_OWN[actor]
@@ -5521,7 +5591,13 @@ LISTED_STRIKE: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
-    if not f_may_attack(s, actor):
+    if (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
+    ):
         return 'the first player makes no attack on the first turn'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
@@ -5557,10 +5633,12 @@ def do_strike(s: State, actor: int, v_at: int) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
-    if check and not (
-        (s.g_turn >= (len(range(s.num_players))))
-        if (s.o_mode == MODE_ROYALE)
-        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    if check and (
+        not (
+            (s.g_turn >= (len(range(s.num_players))))
+            if (s.o_mode == MODE_ROYALE)
+            else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+        )
     ):
         return
     listed = LISTED_STRIKE[actor]

@@ -2484,7 +2484,10 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     unit's keywords count only if it has Retain (decision RECOVERY_STATS).
     """
     return (
-        (((v_k == KEYWORD_RETAIN) or (not f_in_recovery(s, v_c))) or f_has_retain(s, v_c))
+        (
+            ((v_k == KEYWORD_RETAIN) or (v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]))
+            or f_has_retain(s, v_c)
+        )
         and (
             (
                 (
@@ -2531,7 +2534,7 @@ def f_has_retain(s: State, v_c: int) -> bool:
 # rulebooks/rulers_gambit/rulers_gambit.rules:453
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
-    return ((not f_in_recovery(s, v_c)) or f_has_retain(s, v_c))
+    return ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:456
@@ -2543,11 +2546,18 @@ def f_attack_of(s: State, v_c: int) -> int:
         max(
             0,
             (
-                (f_printed_attack(s, v_c) + s.k_Card_bonus_attack[v_c])
+                (
+                    (
+                        C_CARD_RULER_ATTACK[s.card_def[v_c]]
+                        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+                        else C_CARD_ATTACK[s.card_def[v_c]]
+                    )
+                    + s.k_Card_bonus_attack[v_c]
+                )
                 + sum(C_CARD_ATTACK[s.card_def[v_e]] for v_e in f_equips_of(s, v_c))
             ),
         )
-        if f_has_stats(s, v_c)
+        if ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
         else 0
     )
 
@@ -2559,11 +2569,18 @@ def f_defence_of(s: State, v_c: int) -> int:
         max(
             0,
             (
-                (f_printed_defence(s, v_c) + s.k_Card_bonus_defence[v_c])
+                (
+                    (
+                        C_CARD_RULER_DEFENCE[s.card_def[v_c]]
+                        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+                        else C_CARD_DEFENCE[s.card_def[v_c]]
+                    )
+                    + s.k_Card_bonus_defence[v_c]
+                )
                 + sum(C_CARD_DEFENCE[s.card_def[v_e]] for v_e in f_equips_of(s, v_c))
             ),
         )
-        if f_has_stats(s, v_c)
+        if ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
         else 0
     )
 
@@ -2575,11 +2592,18 @@ def f_critical_of(s: State, v_c: int) -> int:
         max(
             0,
             (
-                (f_printed_critical(s, v_c) + s.k_Card_bonus_critical[v_c])
+                (
+                    (
+                        C_CARD_RULER_CRITICAL[s.card_def[v_c]]
+                        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+                        else C_CARD_CRITICAL[s.card_def[v_c]]
+                    )
+                    + s.k_Card_bonus_critical[v_c]
+                )
                 + sum(C_CARD_CRITICAL[s.card_def[v_e]] for v_e in f_equips_of(s, v_c))
             ),
         )
-        if f_has_stats(s, v_c)
+        if ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
         else 0
     )
 
@@ -2668,7 +2692,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
             and (
                 (not s.k_Card_rested[v_u])
                 if (s.k_Card_attacks_made[v_u] == 0)
-                else (s.k_Card_attacks_made[v_u] < f_max_attacks(s, v_u))
+                else (
+                    s.k_Card_attacks_made[v_u] < (
+                        3
+                        if f_has(s, v_u, KEYWORD_TRIPLE_ATTACK)
+                        else (2 if f_has(s, v_u, KEYWORD_DOUBLE_ATTACK) else 1)
+                    )
+                )
             )
         )
         and ((s.g_turn > 1) or f_has(s, v_u, KEYWORD_FIRST_STRIKE))
@@ -2698,7 +2728,17 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
 # rulebooks/rulers_gambit/rulers_gambit.rules:523
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
-    return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
+    return [
+        v_t
+        for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])]
+        if (
+            (
+                (not (f_has(s, v_t, KEYWORD_LEVITATE) and (not f_has(s, v_t, KEYWORD_OVERTHROW))))
+                or f_has(s, v_u, KEYWORD_LEVITATE)
+            )
+            or f_has(s, v_u, KEYWORD_OVERTHROW)
+        )
+    ]
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:528
@@ -2709,7 +2749,13 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     return [
         v_t
         for v_t in s.zones[Z_RECOVERY + (1 - s.card_owner[v_u])]
-        if f_may_attack(s, v_u, v_t)
+        if (
+            (
+                (not (f_has(s, v_t, KEYWORD_LEVITATE) and (not f_has(s, v_t, KEYWORD_OVERTHROW))))
+                or f_has(s, v_u, KEYWORD_LEVITATE)
+            )
+            or f_has(s, v_u, KEYWORD_OVERTHROW)
+        )
     ]
 
 
@@ -2885,7 +2931,10 @@ def proc_injure(s: State, v_c: int) -> None:
             and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
         ):
             proc_recall_ruler(s, v_c)
-    elif f_on_field(s, v_c):
+    elif (
+        (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
+    ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:622
         proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:623
@@ -2909,7 +2958,13 @@ def proc_destroy(s: State, v_c: int) -> None:
             proc_recall_ruler(s, v_c)
     elif (
         (
-            (f_on_field(s, v_c) or f_in_recovery(s, v_c))
+            (
+                (
+                    (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+                    or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
+                )
+                or (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
+            )
             or (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
@@ -2939,7 +2994,13 @@ def proc_seal(s: State, v_c: int) -> None:
     elif (
         (
             (
-                (f_on_field(s, v_c) or f_in_recovery(s, v_c))
+                (
+                    (
+                        (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+                        or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
+                    )
+                    or (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
+                )
                 or (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
             )
             or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
@@ -2966,7 +3027,13 @@ def proc_bounce(s: State, v_c: int) -> None:
             proc_recall_ruler(s, v_c)
     elif (
         (
-            (f_on_field(s, v_c) or f_in_recovery(s, v_c))
+            (
+                (
+                    (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+                    or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
+                )
+                or (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
+            )
             or (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
@@ -3112,7 +3179,7 @@ def proc_battle(s: State, v_u: int, v_t: int) -> None:
         if ((v_d >= v_a) or v_countered):
             # rulebooks/rulers_gambit/rulers_gambit.rules:733
             proc_injure(s, v_u)
-    elif f_in_recovery(s, v_t):
+    elif (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:735
         if (not f_has_retain(s, v_t)):
             # rulebooks/rulers_gambit/rulers_gambit.rules:736
@@ -3151,7 +3218,10 @@ def proc_fight(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:755
         if (v_t is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:756
-            if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
+            if (
+                (v_t in s.zones[Z_UNITS + s.card_owner[v_t]])
+                or (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]])
+            ):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:756
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
@@ -4500,7 +4570,15 @@ def raise_destroyed(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:856
     if T_CARD_856[s.card_def[v_c]]:
         # rulebooks/rulers_gambit/rulers_gambit.rules:857
-        proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
+        proc_damage(
+            s,
+            s.card_owner[v_c],
+            (
+                C_CARD_RULER_CRITICAL[s.card_def[v_c]]
+                if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+                else C_CARD_CRITICAL[s.card_def[v_c]]
+            ),
+        )
     # rulebooks/rulers_gambit/rulers_gambit.rules:862
     # rulebooks/rulers_gambit/rulers_gambit.rules:863
     s.k_Card_destroyed_pending[v_c] = True
@@ -5423,7 +5501,12 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     if not T_CARD_1039[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-    if not f_spell_allowed(s, actor, v_s):
+    if (
+        not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        )
+    ):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
         ] + ' now: not enough mana, or three spells cast'
@@ -5462,9 +5545,11 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-            if not (
-                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            if (
+                not (
+                    (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                    and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                )
             ):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5507,7 +5592,12 @@ def apply_cast(s: State, a: Action) -> str | None:
                 if not T_CARD_1039[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-                if not f_spell_allowed(s, actor, v_s):
+                if (
+                    not (
+                        (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                        and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                    )
+                ):
                     break
                 do_cast(s, actor, v_s)
                 return None
@@ -5559,7 +5649,12 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1050
-    if not f_spell_allowed(s, actor, v_s):
+    if (
+        not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        )
+    ):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
         ] + ' now: not enough mana, or three spells cast'
@@ -5595,9 +5690,11 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:1050
-            if not (
-                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            if (
+                not (
+                    (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                    and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                )
             ):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7391,7 +7488,12 @@ def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1201
-    if not f_spell_allowed(s, actor, v_s):
+    if (
+        not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        )
+    ):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
@@ -7425,9 +7527,11 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:1201
-            if not (
-                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            if (
+                not (
+                    (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                    and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                )
             ):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7476,7 +7580,12 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1201
-                if not f_spell_allowed(s, actor, v_s):
+                if (
+                    not (
+                        (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                        and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                    )
+                ):
                     break
                 do_chain_quick(s, actor, v_s)
                 return None
@@ -7530,7 +7639,12 @@ def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1211
-    if not f_spell_allowed(s, actor, v_s):
+    if (
+        not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        )
+    ):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
@@ -7564,9 +7678,11 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:1211
-            if not (
-                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            if (
+                not (
+                    (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                    and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+                )
             ):
                 continue
         v_s_arg = s.card_def[v_s]

@@ -400,7 +400,7 @@ def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_pat
     assert next(i for i, line in enumerate(lines) if "s.k_Card_tapped[v_c]" in line) > copies
 
 
-def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
+def test_rules_inline_the_small_functions_they_call(tmp_path: Path) -> None:
     folder = new_game("inline", tmp_path)
     rules = folder / "inline.rules"
     text = rules.read_text()
@@ -408,6 +408,8 @@ def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
         "function cheap(c: Card) -> bool = c.points >= 1 and c.suit == sun\n\n"
         "function tally(p: player) -> int = count(c for c in hand[p] where c.points > 0)\n\n"
         "function twice(n: int) -> int = n + n\n\n"
+        "function held(c: Card, p: player) -> bool = c in hand[p]\n\n"
+        "function ahead(p: player) -> bool = p.score > opponent(p).score\n\n"
     )
     text = text.replace("setup {", functions + "setup {", 1)
     action = (
@@ -415,7 +417,9 @@ def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
         '    require cheap(c) else "too dear"\n'
         '    require tally(actor) < 9 else "too many"\n'
         '    require twice(actor.score + 1) < 99 else "too far ahead"\n'
-        '    turn_player = opponent(actor)\n'
+        '    require not held(c, opponent(actor)) else "theirs"\n'
+        '    if ahead(B) { turn_player = opponent(actor) }\n'
+        '    if not held(c, A) { turn_player = A }\n'
         '  }\n'
     )
     text = text.replace("  ## The player to act has no card left.\n",
@@ -426,11 +430,21 @@ def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
     legal = legal[:legal.index("\n\n\n")]
     check = source[source.index("def check_pick"):]
     check = check[:check.index("\n\n\n")]
-    # the body where a listing tests it, with the card for the parameter
+    do = source[source.index("def do_pick"):]
+    do = do[:do.index("\n\n\n")]
+    # the body where a listing or a check tests it, with the card for the parameter (where
+    # it reads the card's definition alone, check_ reads its answer from a table)
     assert "f_cheap(" not in legal and "C_CARD_POINTS[s.card_def[v_c]] >= 1" in legal
-    assert "f_cheap(s, v_c)" in check  # elsewhere a call reads better
-    assert "f_tally(s, actor)" in legal  # an aggregate's loop is cheaper in a function
-    assert "f_twice(s, (s.p_score[actor] + 1))" in legal  # an argument read twice: worked out once
+    assert "f_cheap(" not in check and re.search(r"not T_CARD_\d+\[s\.card_def\[v_c\]\]", check)
+    for code in (legal, check):
+        assert "f_tally(s, actor)" in code  # an aggregate's loop is cheaper in a function
+        assert "f_twice(s, (s.p_score[actor] + 1))" in code  # an argument read twice: once
+        # the other seat of two is a plain argument
+        assert "f_held(" not in code and "(v_c in s.zones[Z_HAND + (1 - actor)])" in code
+    # in an action's effects too; the other seat of a named seat is a number, and `not` of
+    # a body `c in z` reads `not in`
+    assert "f_ahead(" not in do and "(s.p_score[1] > s.p_score[0])" in do
+    assert "f_held(" not in do and "if (v_c not in s.zones[Z_HAND + 0]):" in do
 
 
 def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> None:

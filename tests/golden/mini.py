@@ -368,7 +368,16 @@ LISTED_STEP: Final = tuple(
 # tests/golden/mini.rules:79
 def check_step(s: State, actor: int, v_dest: int) -> str | None:
     # tests/golden/mini.rules:80
-    if not f_can_step(s, actor, v_dest):
+    if (
+        not (
+            (
+                (v_dest in N_CELL_NEIGHBOURS[rt.some(s.p_at[actor])])
+                and (N_CELL_DISTANCE[rt.some(s.p_at[actor])][v_dest] == 1)
+            )
+            if (s.p_at[actor] is not None)
+            else True
+        )
+    ):
         return N_CELL_NAMES[v_dest] + ' is not next to you'
     return None
 
@@ -388,7 +397,16 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STEP[actor]
     for v_dest in range(9):
         # tests/golden/mini.rules:80
-        if check and not f_can_step(s, actor, v_dest):
+        if check and (
+            not (
+                (
+                    (v_dest in N_CELL_NEIGHBOURS[rt.some(s.p_at[actor])])
+                    and (N_CELL_DISTANCE[rt.some(s.p_at[actor])][v_dest] == 1)
+                )
+                if (s.p_at[actor] is not None)
+                else True
+            )
+        ):
             continue
         out.append(listed[v_dest])
 
