@@ -241,6 +241,12 @@ class GameModel:
     def type_of(self, expr: n.Expr) -> Type:
         return self.types[id(expr)]
 
+    @property
+    def has_out(self) -> bool:
+        """Whether players may be out (a player field `out`, docs/language.md "Out"): the
+        runtime then keeps the order they went out in and refuses them as actors."""
+        return "out" in self.player_fields
+
     def entry_names(self, record: str) -> list[str]:
         return [e.name for e in self.records[record].entries]
 

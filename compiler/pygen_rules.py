@@ -172,7 +172,7 @@ class RuleGenerator(ActionGenerator, DeckRuleGenerator):
         window's), in a game where nobody is ever out (whom advance() refuses as an actor)."""
         decl = phase.decl
         return (bool(phase.actions) and decl.actor is not None and decl.responders is None
-                and "out" not in self.model.player_fields)
+                and not self.model.has_out)
 
     def ply(self, phase: PhaseInfo) -> None:
         """A listed action of the phase applied and the next actor asked in one function

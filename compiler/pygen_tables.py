@@ -307,7 +307,7 @@ class TableGenerator(ExpressionGenerator):
             attrs.append((f"k_{record}_{info.name}", f"list[{py_type(info.type)}]", "[]"))
         if m.deck_rules is not None:
             attrs.append(("d_decklists", "list[list[int]]", "[[] for _ in range(players)]"))
-        if "out" in m.player_fields:
+        if m.has_out:
             attrs.append(("t_out_order", "list[int]", "[]"))
         if m.team_size is not None:
             # the size may iterate the players, which generated aggregates read from `s`
@@ -439,7 +439,7 @@ class TableGenerator(ExpressionGenerator):
         result += [(f"k_{record}_{f.name}", list_depth(f, 1)) for record, f in self.card_state()]
         if m.deck_rules is not None:
             result.append(("d_decklists", 2))
-        if "out" in m.player_fields:
+        if m.has_out:
             result.append(("t_out_order", 1))
         if m.team_size is not None or m.team_seats:
             result.append(("t_team", 0))  # never changes: the copies may share it

@@ -58,7 +58,7 @@ class WiringGenerator(RuleGenerator):
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
         if m.team_size is not None or m.team_seats:
             w.line("State.HAS_TEAMS = True")
-        if "out" in m.player_fields:
+        if m.has_out:
             w.line("State.OUT_FIELD = 'p_out'")
         shared = sorted(f"p_{f.name}" for f in m.player_fields.values() if f.per_team)
         if shared and (m.team_size is not None or m.team_seats):
