@@ -149,7 +149,9 @@ def build(
         rules = absolute(found)
         folder = absolute(out(rules) if callable(out) else out)
         base = naming_base(rules)
-        with working_directory(base):
+        # One pause for the check and the outputs: between two, the collector would walk
+        # every object of the checked model (0.5 s for 10,000 cards) and find no garbage.
+        with working_directory(base), collector_paused():
             compilation = check_rulebook(rules)
             if compilation.ok:
                 files.update(outputs(compilation, folder))
