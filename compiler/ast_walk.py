@@ -99,3 +99,23 @@ def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
             push = pushers[kind] = pusher(kind)
         if push is not None:
             push(stack, node)
+
+
+def walk_in_order(root: n.Node) -> list[n.Node]:
+    """n.walk(root): every node below and including root, in source order (parents first),
+    with each class's pusher instead of n.children (docgen's keyword uses, over every effect
+    text of a card set)."""
+    order: list[n.Node] = []
+    stack = [root]
+    pop, pushers, add = stack.pop, _PUSHERS, order.append
+    while stack:
+        node = pop()
+        add(node)
+        kind = type(node)
+        if kind in pushers:
+            push = pushers[kind]
+        else:
+            push = pushers[kind] = pusher(kind)
+        if push is not None:
+            push(stack, node)
+    return order

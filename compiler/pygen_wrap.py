@@ -196,7 +196,13 @@ class Writer:
 
     def docstring(self, text: str) -> None:
         width = LINE_LIMIT - 4 * self.level - 6
-        lines = textwrap.wrap(escape_docstring(text), width) or [""]
+        text = escape_docstring(text)
+        if 0 < len(text) <= width and text.isprintable() and not text[-1].isspace():
+            # what textwrap.wrap gives such a text (no tab, no other whitespace than spaces,
+            # nothing to drop at its end), without its chunking: most effects' docstrings
+            lines = [text]
+        else:
+            lines = textwrap.wrap(text, width) or [""]
         if len(lines) == 1:
             self.line(f'"""{lines[0]}"""')
             return
