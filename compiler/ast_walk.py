@@ -5,6 +5,7 @@ walk_rules)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from operator import attrgetter
 from typing import Any
 
@@ -65,10 +66,45 @@ def pusher(kind: type[n.Node]) -> Push | None:
 _PUSHERS: dict[type, Push | None] = {}
 
 
+# The walks of whole models kept by walks_kept(): (the list of modules walked, its items then,
+# the nodes found).
+_KEPT: list[tuple[list[n.Node], tuple[n.Node, ...], list[n.Node]]] = []
+_KEEPING = [False]
+
+
+@contextmanager
+def walks_kept() -> Iterator[None]:
+    """Within, walk_rules of a list of modules walked before, unchanged, gives the nodes of
+    that walk again: the docs and the module of a rulebook walk its whole model three times
+    (0.09 s each for 10,000 cards). The nodes are frozen, so the walk of the same modules is the
+    same; what was kept is dropped at the end."""
+    was = _KEEPING[0]
+    _KEEPING[0] = True
+    try:
+        yield
+    finally:
+        _KEEPING[0] = was
+        if not was:
+            _KEPT.clear()
+
+
 def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
     """Every node under the roots, in no particular order, but the literals and the fields of
     card sets' cards (whose values are walked), and each effect text that cards share (its
     EffectLits differ, its tree is one) once: what rules say, without the card set's data."""
+    if not (_KEEPING[0] and type(roots) is list and roots
+            and all(type(root) is n.Module for root in roots)):
+        return _walk_rules(roots)
+    items = tuple(roots)
+    for walked, then, nodes in _KEPT:
+        if walked is roots and then == items:
+            return iter(nodes)
+    nodes = list(_walk_rules(items))
+    _KEPT.append((roots, items, nodes))
+    return iter(nodes)
+
+
+def _walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
     shared: set[int] = set()
     stack = list(roots)
     pop, pushers, literals = stack.pop, _PUSHERS, _LITERALS

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from compiler.ast_walk import walks_kept
 from compiler.driver import Compilation, check_rulebook, collector_paused
 from compiler.project import find_project, path_problem
 from dsl.diagnostics import Diagnostics
@@ -107,7 +108,7 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
 
     model = compilation.model
     assert model is not None and compilation.ok
-    with collector_paused():
+    with collector_paused(), walks_kept():
         # The docs first: their context and pieces are gone before the module is written,
         # whose lines take less memory than the docs' pieces would beside a finished module.
         markdown, html, overflows, layouts = generate_docs_and_faces(model)
