@@ -42,8 +42,14 @@ _LINKS_AND_STARS = re.compile(
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)\)")
 
 
+# Text with no marker and nothing to escape (card names, their sources, flavour text): itself.
+_PLAIN = re.compile(r"[^\\&`*\[\]<>'\"]*")
+
+
 def inline_html(text: str) -> str:
     """html_inline, as a plain str."""
+    if _PLAIN.fullmatch(text) is not None:
+        return text
     if _INLINE.search(text) is None:
         return escape_html(text)  # most gallery cells: no markers, nothing to parse
     if _LINKS_AND_STARS.fullmatch(text) is not None and text.count("*") % 2 == 0:
