@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from compiler import doc_gallery, doc_html, doc_render, docgen, english, pygen
 from compiler import types as t
-from compiler.ast_walk import walk_rules
+from compiler.ast_walk import walk_in_order, walk_rules, walks_kept
 from compiler.doc_gallery import GalleryGroup
 from compiler.doc_html import _parse_inline, escape_html, inline_html
 from compiler.docgen import DocBuilder
@@ -282,3 +282,69 @@ def test_walk_rules_sees_what_a_generic_walk_sees_but_literals(rules: Path) -> N
                   for decl in module.declarations if not isinstance(decl, n.SetupDecl)
                   for node in n.walk(decl))
     assert pygen.PythonGenerator(model).creates_in_play() == creates
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
+def test_kept_walks_are_the_walks_made_again(rules: Path) -> None:
+    """Within walks_kept, walk_rules of a list of modules walked before gives that walk's
+    nodes again, and a list changed since is walked again; walk_in_order is n.walk."""
+    model = compile_model(rules)
+    fresh = [id(node) for node in walk_rules(model.modules)]
+    roots = list(model.modules)
+    fewer = [id(node) for node in walk_rules(roots[:-1])]
+    with walks_kept():
+        assert [id(node) for node in walk_rules(roots)] == fresh
+        assert [id(node) for node in walk_rules(roots)] == fresh
+        roots.pop()
+        assert [id(node) for node in walk_rules(roots)] == fewer
+    for module in model.modules:
+        assert [id(node) for node in walk_in_order(module)] == [id(x) for x in n.walk(module)]
+
+
+def exits_reference(builder: DocBuilder, statements: tuple[n.Stmt, ...], conds: list[n.Expr],
+                    found: list[tuple[n.Stmt, list[n.Expr]]]) -> None:
+    """DocBuilder.walk as it was: each procedure called walked again at every call."""
+    for stmt in statements:
+        if isinstance(stmt, (n.Goto, n.Win, n.Lose, n.DrawGame)):
+            found.append((stmt, conds))
+        elif isinstance(stmt, n.CallStmt) and isinstance(stmt.call, n.Call):
+            info = builder.model.procedures.get(stmt.call.func)
+            if info is not None and isinstance(info.decl, n.ProcedureDecl):
+                exits_reference(builder, info.decl.body.statements, conds, found)
+        elif isinstance(stmt, n.If):
+            negated: list[n.Expr] = []
+            for cond, body in stmt.branches:
+                exits_reference(builder, body.statements, [*conds, *negated, cond], found)
+                negated.append(n.Not(cond, span=cond.span))
+            if stmt.otherwise is not None:
+                exits_reference(builder, stmt.otherwise.statements, [*conds, *negated], found)
+        elif isinstance(stmt, (n.For, n.Repeat)):
+            exits_reference(builder, stmt.body.statements, conds, found)
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
+def test_exits_through_procedures_are_the_walks_of_their_bodies(rules: Path) -> None:
+    """The ways out of every phase's blocks and procedure, each procedure's worked out once,
+    are those of walking each procedure's body at each call, in the same order and words."""
+    model = compile_model(rules)
+    builder = DocBuilder(model)
+    blocks: list[n.Block | None] = [model.setup.body if model.setup else None]
+    for phase in model.phases.values():
+        decl = phase.decl
+        blocks += [decl.enter, decl.done, *decl.checkpoints,
+                   *(a.decl.body for a in phase.actions)]
+    blocks += [info.decl.body for info in model.procedures.values()
+               if isinstance(info.decl, n.ProcedureDecl)]
+    compared = 0
+    for block in blocks:
+        if block is None:
+            continue
+        expected: list[tuple[n.Stmt, list[n.Expr]]] = []
+        exits_reference(builder, block.statements, [], expected)
+        found = builder.exits([block])
+        assert [(id(s), [builder.english.expr(c) for c in conds], builder.label(conds))
+                for s, conds in found] == [
+            (id(s), [builder.english.expr(c) for c in conds], builder.label(conds))
+            for s, conds in expected]
+        compared += len(found)
+    assert compared > 0
