@@ -112,6 +112,9 @@ class English:
         self.names: dict[str, str] = {}
         # How a `require` reads where it is not an action's precondition (the deck rules).
         self.require_lead: str | None = None
+        # The link each function or procedure is called by, by its name: written once for
+        # the thousands of calls of a card set's effects.
+        self.links: dict[str, str] = {}
 
     @contextmanager
     def speaking(self, names: dict[str, str],
@@ -326,7 +329,10 @@ class English:
         symbol = self.model.symbols.calls.get(id(e))
         match symbol:
             case sym.Function() | sym.Procedure():
-                return f"[{md(words(e.func))}](#{anchor(e.func)})({', '.join(args)})"
+                link = self.links.get(e.func)
+                if link is None:
+                    link = self.links[e.func] = f"[{md(words(e.func))}](#{anchor(e.func)})"
+                return f"{link}({', '.join(args)})"
             case sym.Builtin() | None:
                 return self.builtin(e.func, args)
             case _:

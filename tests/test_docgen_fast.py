@@ -25,7 +25,7 @@ from compiler import doc_gallery, doc_html, doc_render, docgen, english, pygen
 from compiler import types as t
 from compiler.ast_walk import walk_in_order, walk_rules, walks_kept
 from compiler.doc_gallery import GalleryGroup
-from compiler.doc_html import _parse_inline, escape_html, inline_html
+from compiler.doc_html import _parse_inline, escape_html, html_bullets, inline_html
 from compiler.docgen import DocBuilder
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
@@ -247,6 +247,28 @@ def test_fragments_take_the_shortcut_or_are_parsed_alike(seed: int) -> None:
         assert inline_html(text) == _parse_inline(text), text
         shortcuts += doc_html._LINKS_AND_STARS.fullmatch(text) is not None
     assert shortcuts > 1000  # the shortcut was tried
+
+
+@pytest.mark.parametrize("seed", seeds(1, 3))
+def test_bullets_with_their_items_kept_are_the_bullets(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """html_bullets with a dict of the items met (the card gallery's) writes what it writes
+    without one, when items repeat, and once the dict is full (KNOWN_ITEMS); and the shortcut
+    for a text with no marker nor anything to escape is taken."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(doc_html, "KNOWN_ITEMS", 50)
+    known: dict[str, str] = {}
+    items = ["".join(rng.choice(PIECES[:-3]) for _ in range(rng.randint(0, 6))).replace("\n", " ")
+             for _ in range(80)]
+    for _ in range(300):
+        lines = [f"{'  ' * rng.randint(0, 2)}- {rng.choice(items)}"
+                 for _ in range(rng.randint(1, 6))]
+        lines[0] = lines[0].lstrip()
+        assert html_bullets(lines, known) == html_bullets(lines)
+    assert len(known) == 50
+    plain = [text for text in items if doc_html._PLAIN.fullmatch(text)]
+    assert plain and all(inline_html(text) == _parse_inline(text) == text for text in plain)
 
 
 @settings(database=None)
