@@ -137,21 +137,23 @@ def _walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
             push(stack, node)
 
 
-def walk_in_order(root: n.Node) -> list[n.Node]:
-    """n.walk(root): every node below and including root, in source order (parents first),
-    with each class's pusher instead of n.children (docgen's keyword uses, over every effect
-    text of a card set)."""
-    order: list[n.Node] = []
+def names_in_order(root: n.Node) -> list[n.Name]:
+    """The names under root (included) in source order, as n.walk(root) meets them: with each
+    class's pusher instead of n.children, and without listing the other nodes (docgen's
+    keyword uses, over every effect text of a card set)."""
+    found: list[n.Name] = []
     stack = [root]
-    pop, pushers, add = stack.pop, _PUSHERS, order.append
+    pop, pushers, add, name = stack.pop, _PUSHERS, found.append, n.Name
     while stack:
         node = pop()
-        add(node)
         kind = type(node)
+        if kind is name:
+            add(node)  # type: ignore[arg-type]
+            continue
         if kind in pushers:
             push = pushers[kind]
         else:
             push = pushers[kind] = pusher(kind)
         if push is not None:
             push(stack, node)
-    return order
+    return found

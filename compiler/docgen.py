@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.ast_walk import walk_in_order, walk_rules
+from compiler.ast_walk import names_in_order, walk_rules
 from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
@@ -381,9 +381,8 @@ class DocBuilder(CardGallery):
         found = self.keywords_named.get(id(top))
         if found is None:
             names = self.model.symbols.names
-            found = [(node.id, node.span.file, node.span.line) for node in walk_in_order(top)
-                     if isinstance(node, n.Name) and node.id in known
-                     and _is_keyword(names.get(id(node)))]
+            found = [(node.id, node.span.file, node.span.line) for node in names_in_order(top)
+                     if node.id in known and _is_keyword(names.get(id(node)))]
             self.keywords_named[id(top)] = found
         return found
 
