@@ -31,6 +31,7 @@ from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
 from compiler.model import GameModel
 from dsl import nodes as n
+from dsl.user_cache import CACHE_ENV
 from tests.test_fast_paths import generic_every_node
 from tests.tiers import seeds
 
@@ -371,3 +372,37 @@ def test_exits_through_procedures_are_the_walks_of_their_bodies(rules: Path) -> 
             for s, conds in expected]
         compared += len(found)
     assert compared > 0
+
+
+def test_kept_templates_are_read_only_when_private_and_render_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled templates kept in the cache folder (doc_render.KeptTemplates) spare their
+    compilation in the next run, are never read from a file another user may write, and
+    render what a freshly compiled template renders."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    doc_render.kept_templates.cache_clear()
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None,
+                 *args: Any, **kwargs: Any) -> Any:
+        compiled.append(str(name))
+        return original(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    model = compile_model(ROOT / "rulebooks" / "dynasties" / "dynasties.rules")
+    try:
+        fresh = doc_render.render_html(DocBuilder(model).context())
+        assert compiled == ["rulebook.html.j2"]
+        (kept,) = (tmp_path / "templates").iterdir()
+        assert doc_render.render_html(DocBuilder(model).context()) == fresh
+        assert compiled == ["rulebook.html.j2"]  # read, not compiled again
+        kept.chmod(0o664)  # another user of the group may have written it
+        assert doc_render.render_html(DocBuilder(model).context()) == fresh
+        assert compiled == ["rulebook.html.j2"] * 2
+    finally:
+        doc_render.kept_templates.cache_clear()
+    monkeypatch.setenv(CACHE_ENV, "")
+    assert doc_render.kept_templates() is None
+    doc_render.kept_templates.cache_clear()
