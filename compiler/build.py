@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from compiler.ast_walk import walks_kept
 from compiler.driver import Compilation, check_rulebook, collector_paused
 from compiler.project import find_project, path_problem
 from dsl.diagnostics import Diagnostics
@@ -107,7 +108,7 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
 
     model = compilation.model
     assert model is not None and compilation.ok
-    with collector_paused():
+    with collector_paused(), walks_kept():
         # The docs first: their context and pieces are gone before the module is written,
         # whose lines take less memory than the docs' pieces would beside a finished module.
         markdown, html, overflows, layouts = generate_docs_and_faces(model)
@@ -149,7 +150,9 @@ def build(
         rules = absolute(found)
         folder = absolute(out(rules) if callable(out) else out)
         base = naming_base(rules)
-        with working_directory(base):
+        # One pause for the check and the outputs: between two, the collector would walk
+        # every object of the checked model (0.5 s for 10,000 cards) and find no garbage.
+        with working_directory(base), collector_paused():
             compilation = check_rulebook(rules)
             if compilation.ok:
                 files.update(outputs(compilation, folder))

@@ -186,6 +186,7 @@ class CardGallery:
         # keywords), and each shared effect text's list of lines.
         self.html_cells: dict[str, str] = {}
         self.html_effects: dict[int, tuple[list[str], str]] = {}
+        self.html_items: dict[str, str] = {}  # the effects' lines' HTML (html_bullets)
         self.face_overflows: list[EntryInfo] = []  # cards whose text does not fit the face
         # the designer's face templates, if any: named by the card type, or by its name
         self.layouts = Layouts(model.source_file, {
@@ -221,13 +222,15 @@ class CardGallery:
         text share the list of its lines (effect_lines)."""
         known = self.html_effects.get(id(lines))
         if known is None or known[0] is not lines:
-            known = self.html_effects[id(lines)] = (lines, str(html_bullets(lines)))
+            known = self.html_effects[id(lines)] = (
+                lines, str(html_bullets(lines, self.html_items)))
         return known[1]
 
     def html_done(self) -> None:
         """Forget what the HTML gallery remembered, before the Markdown is written."""
         self.html_cells.clear()
         self.html_effects.clear()
+        self.html_items.clear()
 
     def card_link(self, record: str, name: str) -> str:
         found = self.card_anchors.get((record, name))

@@ -42,8 +42,14 @@ _LINKS_AND_STARS = re.compile(
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)\)")
 
 
+# Text with no marker and nothing to escape (card names, their sources, flavour text): itself.
+_PLAIN = re.compile(r"[^\\&`*\[\]<>'\"]*")
+
+
 def inline_html(text: str) -> str:
     """html_inline, as a plain str."""
+    if _PLAIN.fullmatch(text) is not None:
+        return text
     if _INLINE.search(text) is None:
         return escape_html(text)  # most gallery cells: no markers, nothing to parse
     if _LINKS_AND_STARS.fullmatch(text) is not None and text.count("*") % 2 == 0:
@@ -114,8 +120,13 @@ def _parse_inline(text: str) -> str:
     return "".join(frames[0][1])
 
 
-def html_bullets(lines: list[str]) -> Markup:
-    """Nested Markdown bullet lines ("  " per level, then "- ") as nested HTML lists."""
+KNOWN_ITEMS = 16_384
+
+
+def html_bullets(lines: list[str], known: dict[str, str] | None = None) -> Markup:
+    """Nested Markdown bullet lines ("  " per level, then "- ") as nested HTML lists. `known`
+    keeps each item's inline_html for the next lists (a card set's 6,000 effect texts say
+    about 1,500 different things in 36,000 lines), up to KNOWN_ITEMS items."""
     out: list[str] = []
     depth = -1
     for line in lines:
@@ -126,7 +137,15 @@ def html_bullets(lines: list[str]) -> Markup:
             out.append("<ul><li>" * (level - depth))
         else:
             out.append("</li></ul>" * (depth - level) + "</li><li>")
-        out.append(inline_html(item))
+        if known is None:
+            out.append(inline_html(item))
+        else:
+            html = known.get(item)
+            if html is None:
+                html = inline_html(item)
+                if len(known) < KNOWN_ITEMS:
+                    known[item] = html
+            out.append(html)
         depth = level
     out.append("</li></ul>" * (depth + 1))
     return Markup("".join(out))

@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.ast_walk import walk_rules
+from compiler.ast_walk import names_in_order, walk_rules
 from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
@@ -103,6 +103,8 @@ class DocBuilder(CardGallery):
         super().__init__(model)
         # The keywords an effect text names, by its tree, as (keyword, file, line).
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
+        # procedure_exits, by the procedure's name
+        self.exits_of_procedures: dict[str, list[tuple[n.Stmt, list[n.Expr]]]] = {}
 
     def where(self, span_file: str, lines: Iterable[int]) -> str:
         """`line 12` in the rulebook, `core.cards.yaml:12` elsewhere."""
@@ -139,9 +141,8 @@ class DocBuilder(CardGallery):
             if isinstance(stmt, (n.Goto, n.Win, n.Lose, n.DrawGame)):
                 found.append((stmt, conds))
             elif isinstance(stmt, n.CallStmt) and isinstance(stmt.call, n.Call):
-                info = self.model.procedures.get(stmt.call.func)
-                if info is not None and isinstance(info.decl, n.ProcedureDecl):
-                    self.walk(info.decl.body.statements, conds, found)
+                for inner, inner_conds in self.procedure_exits(stmt.call.func):
+                    found.append((inner, [*conds, *inner_conds]))
             elif isinstance(stmt, n.If):
                 negated: list[n.Expr] = []
                 for cond, body in stmt.branches:
@@ -151,6 +152,18 @@ class DocBuilder(CardGallery):
                     self.walk(stmt.otherwise.statements, [*conds, *negated], found)
             elif isinstance(stmt, (n.For, n.Repeat)):
                 self.walk(stmt.body.statements, conds, found)
+
+    def procedure_exits(self, name: str) -> list[tuple[n.Stmt, list[n.Expr]]]:
+        """walk() of a procedure's body, worked out once: thousands of cards' effects call the
+        same few procedures, most of which end nothing."""
+        found = self.exits_of_procedures.get(name)
+        if found is None:
+            found = []
+            info = self.model.procedures.get(name)
+            if info is not None and isinstance(info.decl, n.ProcedureDecl):
+                self.walk(info.decl.body.statements, [], found)
+            self.exits_of_procedures[name] = found
+        return found
 
     def exits(self, blocks: list[n.Block | None]) -> list[tuple[n.Stmt, list[n.Expr]]]:
         found: list[tuple[n.Stmt, list[n.Expr]]] = []
@@ -368,9 +381,8 @@ class DocBuilder(CardGallery):
         found = self.keywords_named.get(id(top))
         if found is None:
             names = self.model.symbols.names
-            found = [(node.id, node.span.file, node.span.line) for node in n.walk(top)
-                     if isinstance(node, n.Name) and node.id in known
-                     and _is_keyword(names.get(id(node)))]
+            found = [(node.id, node.span.file, node.span.line) for node in names_in_order(top)
+                     if node.id in known and _is_keyword(names.get(id(node)))]
             self.keywords_named[id(top)] = found
         return found
 

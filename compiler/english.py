@@ -112,6 +112,9 @@ class English:
         self.names: dict[str, str] = {}
         # How a `require` reads where it is not an action's precondition (the deck rules).
         self.require_lead: str | None = None
+        # The link each function or procedure is called by, by its name: written once for
+        # the thousands of calls of a card set's effects.
+        self.links: dict[str, str] = {}
 
     @contextmanager
     def speaking(self, names: dict[str, str],
@@ -146,6 +149,11 @@ class English:
 
     # ---- expressions
     def expr(self, e: n.Expr) -> str:  # noqa: C901 - one case per expression form
+        # the commonest forms first, without the match's tests of the classes before them
+        if type(e) is n.Name:
+            return self.name(e)
+        if type(e) is n.Call:
+            return self.call(e)
         match e:
             case n.IntLit():
                 return str(e.value)
@@ -321,7 +329,10 @@ class English:
         symbol = self.model.symbols.calls.get(id(e))
         match symbol:
             case sym.Function() | sym.Procedure():
-                return f"[{md(words(e.func))}](#{anchor(e.func)})({', '.join(args)})"
+                link = self.links.get(e.func)
+                if link is None:
+                    link = self.links[e.func] = f"[{md(words(e.func))}](#{anchor(e.func)})"
+                return f"{link}({', '.join(args)})"
             case sym.Builtin() | None:
                 return self.builtin(e.func, args)
             case _:
@@ -337,46 +348,7 @@ class English:
 
     @staticmethod
     def builtin(name: str, args: list[str]) -> str:
-        phrases: dict[str, Callable[[list[str]], str]] = {
-            "size": lambda a: ("the number of players" if a[0] == "the players"
-                               else f"the number of cards in {a[0]}"),
-            "empty": lambda a: f"{a[0]} is empty",
-            "first": lambda a: f"the first card of {a[0]}",
-            "last": lambda a: f"the last card of {a[0]}",
-            "opponent": lambda a: f"the opponent of {a[0]}",
-            "next_player": lambda a: f"the player after {a[0]}",
-            "ally": lambda a: f"{a[0]} and {a[1]} are on one team",
-            "allies": lambda a: f"the teammates of {a[0]} still in",
-            "opponents": lambda a: f"the opponents of {a[0]} still in",
-            "next_in": lambda a: f"the next player still in after {a[0]}",
-            "previous_in": lambda a: f"the previous player still in before {a[0]}",
-            "after": lambda a: f"the players still in after {a[0]}, in turn order",
-            "standing": lambda a: "the players still in",
-            "captain": lambda a: f"the first player of the team of {a[0]}",
-            "last_standing": lambda a: "the last player (or team) standing",
-            "abs": lambda a: f"the size of {a[0]} (without sign)",
-            "min": lambda a: "the smallest of " + ", ".join(a),
-            "max": lambda a: "the largest of " + ", ".join(a),
-            "roll": lambda a: f"a roll of a {a[0]}-sided die",
-            "flip": lambda a: "a coin flip",
-            "shuffled": lambda a: f"{a[0]} in random order",
-            "neighbours": lambda a: f"the neighbours of {a[0]}",
-            "adjacent": lambda a: f"{a[0]} borders {a[1]}",
-            "distance": lambda a: f"the distance from {a[0]} to {a[1]}",
-            "within": lambda a: f"the places within {a[1]} of {a[0]}",
-            "decklist": lambda a: f"the deck {a[0]} brought",
-            "row": lambda a: f"the row of {a[0]}",
-            "column": lambda a: f"the column of {a[0]}",
-            "cell": lambda a: f"the cell in row {a[1]}, column {a[2]}",
-            "row_cells": lambda a: English.line_of("row", a[1]),
-            "column_cells": lambda a: English.line_of("column", a[1]),
-            "ahead": lambda a: f"the cells ahead of {a[0]} in its column, nearest first",
-            "behind": lambda a: f"the cells behind {a[0]} in its column, nearest first",
-            "surrounding": lambda a: f"the cells surrounding {a[0]}",
-            "facing_distance": lambda a: f"the number of zones from {a[0]} across both front "
-                                         f"rows to {a[1]}",
-        }
-        phrase = phrases.get(name)
+        phrase = _BUILTIN_PHRASES.get(name)
         return phrase(args) if phrase else f"{md(name)}({', '.join(args)})"
 
     # ---- statements, as nested Markdown lists
@@ -492,3 +464,43 @@ def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", name.lower().replace("_", "-"))
 
 
+# The builtins' calls in words, by the builtin's name (English.builtin).
+_BUILTIN_PHRASES: dict[str, Callable[[list[str]], str]] = {
+    "size": lambda a: ("the number of players" if a[0] == "the players"
+                       else f"the number of cards in {a[0]}"),
+    "empty": lambda a: f"{a[0]} is empty",
+    "first": lambda a: f"the first card of {a[0]}",
+    "last": lambda a: f"the last card of {a[0]}",
+    "opponent": lambda a: f"the opponent of {a[0]}",
+    "next_player": lambda a: f"the player after {a[0]}",
+    "ally": lambda a: f"{a[0]} and {a[1]} are on one team",
+    "allies": lambda a: f"the teammates of {a[0]} still in",
+    "opponents": lambda a: f"the opponents of {a[0]} still in",
+    "next_in": lambda a: f"the next player still in after {a[0]}",
+    "previous_in": lambda a: f"the previous player still in before {a[0]}",
+    "after": lambda a: f"the players still in after {a[0]}, in turn order",
+    "standing": lambda a: "the players still in",
+    "captain": lambda a: f"the first player of the team of {a[0]}",
+    "last_standing": lambda a: "the last player (or team) standing",
+    "abs": lambda a: f"the size of {a[0]} (without sign)",
+    "min": lambda a: "the smallest of " + ", ".join(a),
+    "max": lambda a: "the largest of " + ", ".join(a),
+    "roll": lambda a: f"a roll of a {a[0]}-sided die",
+    "flip": lambda a: "a coin flip",
+    "shuffled": lambda a: f"{a[0]} in random order",
+    "neighbours": lambda a: f"the neighbours of {a[0]}",
+    "adjacent": lambda a: f"{a[0]} borders {a[1]}",
+    "distance": lambda a: f"the distance from {a[0]} to {a[1]}",
+    "within": lambda a: f"the places within {a[1]} of {a[0]}",
+    "decklist": lambda a: f"the deck {a[0]} brought",
+    "row": lambda a: f"the row of {a[0]}",
+    "column": lambda a: f"the column of {a[0]}",
+    "cell": lambda a: f"the cell in row {a[1]}, column {a[2]}",
+    "row_cells": lambda a: English.line_of("row", a[1]),
+    "column_cells": lambda a: English.line_of("column", a[1]),
+    "ahead": lambda a: f"the cells ahead of {a[0]} in its column, nearest first",
+    "behind": lambda a: f"the cells behind {a[0]} in its column, nearest first",
+    "surrounding": lambda a: f"the cells surrounding {a[0]}",
+    "facing_distance": lambda a: f"the number of zones from {a[0]} across both front "
+                                 f"rows to {a[1]}",
+}

@@ -6,7 +6,7 @@ compiler.pygen_exprs."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from compiler import symbols as sym
 from compiler.pygen_base import grouped, py_type
@@ -16,6 +16,11 @@ from dsl import nodes as n
 
 # Aggregates that a statement computes with a plain loop (AggregateGenerator.looped).
 LOOPED = frozenset({"sum", "count", "any", "all", "first"})
+
+# Expressions that hold no other node (find_once_aggregates looks for none under them).
+_LEAVES = frozenset({n.Name, n.IntLit, n.StrLit, n.BoolLit, n.NoneLit})
+# loop_aggregates when a statement has no aggregate to loop: a nullcontext can be entered again
+_NOTHING_LOOPED = nullcontext()
 
 # The most slots whose sizes a sum adds up one by one (slot_sizes); more go to sum(map(...)).
 UNROLLED_SIZES = 6
@@ -37,8 +42,7 @@ class AggregateGenerator(ExpressionFacts):
     def zone_slot(self, zone: str, keys: tuple[n.Expr, ...], s: str) -> str:
         raise NotImplementedError
 
-    @contextmanager
-    def loop_aggregates(self, e: n.Expr | None) -> Iterator[None]:
+    def loop_aggregates(self, e: n.Expr | None) -> AbstractContextManager[None]:
         """Work out with plain loops, before the statement that evaluates e, the harmless
         aggregates that e always evaluates once (not under `and`, `or`, `if` or another
         aggregate's element): within, e reads their values from variables. Their turn among
@@ -46,6 +50,12 @@ class AggregateGenerator(ExpressionFacts):
         found: list[n.Aggregate] = []
         if e is not None:
             self.find_once_aggregates(e, found)
+        if not found:  # most statements: no generator made and run for nothing
+            return _NOTHING_LOOPED
+        return self._looped_aggregates(found)
+
+    @contextmanager
+    def _looped_aggregates(self, found: list[n.Aggregate]) -> Iterator[None]:
         for aggregate in found:
             var = self.bindings.reserve(aggregate.func)
             self.looped(aggregate, var)
@@ -60,6 +70,9 @@ class AggregateGenerator(ExpressionFacts):
         """The harmless aggregates of loop_aggregates, added to `found` (a method, not a
         recursive closure: a closure that calls itself is a reference cycle, and a dropped
         compilation must be freed without the cycle collector)."""
+        kind = type(x)
+        if kind in _LEAVES:
+            return
         if isinstance(x, n.Aggregate):
             self.find_once_aggregates(x.domain, found)
             if x.func in LOOPED and self.risk(x) == HARMLESS:

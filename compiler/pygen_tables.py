@@ -185,9 +185,14 @@ class TableGenerator(ExpressionGenerator):
     def creates_in_play(self) -> bool:
         """Whether rules other than setup create cards (units recruited during the game): then
         scenarios may set a zone to cards that do not exist yet."""
-        roots = [decl for module in self.model.modules for decl in module.declarations
-                 if not isinstance(decl, n.SetupDecl)]
-        return any(isinstance(node, n.Create) for node in walk_rules(roots))
+        modules = self.model.modules
+        in_setup = {id(node) for module in modules for decl in module.declarations
+                    if isinstance(decl, n.SetupDecl)
+                    for node in walk_rules([decl]) if isinstance(node, n.Create)}
+        # the walk of every module, which the docs and the narrowing have made already in a
+        # build (ast_walk.walks_kept)
+        return any(isinstance(node, n.Create) and id(node) not in in_setup
+                   for node in walk_rules(modules))
 
     def words_tables(self, prefix: str, names: Sequence[str]) -> None:
         """Names that are identifiers ("siege_tower") read as words ("siege tower") in texts:

@@ -7,11 +7,10 @@ seed rules neither encoded nor explained.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
-from typing import Any, cast
+from typing import cast
 
+from compiler.ast_walk import Push, pusher
 from compiler.model import GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -142,62 +141,15 @@ _ROLES: tuple[tuple[type | tuple[type, ...], int], ...] = (
     (n.Goto, _GOTO), (n.Raise, _RAISE), ((n.Win, n.Lose, n.DrawGame), _END),
     (n.EffectCall, _EFFECT_CALL),
 )
-# What puts the children of a node on UseFinder's stack, in the order n.children gives them,
-# reversed; None for a node that holds none.
-_Push = Callable[[list[n.Node], n.Node], None]
-# class → role, whether it has annotations, and its _Push (most nodes of an effect text, names
+# class → role, whether it has annotations, and its pusher (most nodes of an effect text, names
 # and numbers, hold no node: their children are not looked for)
-_ROLE_OF: dict[type, tuple[int, bool, _Push | None]] = {}
+_ROLE_OF: dict[type, tuple[int, bool, Push | None]] = {}
 
 
-def _role(kind: type[n.Node]) -> tuple[int, bool, _Push | None]:
+def _role(kind: type[n.Node]) -> tuple[int, bool, Push | None]:
     role = next((role for classes, role in _ROLES if issubclass(kind, classes)), _NOTHING)
-    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"), _pusher(kind))
+    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"), pusher(kind))
     return found
-
-
-# The declared types of the fields that hold one node, and a tuple of nodes.
-_ONE_NODE = frozenset({"Expr", "Stmt", "Block"})
-_NODES = frozenset({"tuple[Expr, ...]", "tuple[Stmt, ...]"})
-
-
-def _push_children(stack: list[n.Node], node: n.Node) -> None:
-    stack.extend(reversed(n.children(node)))
-
-
-def _pusher(kind: type[n.Node]) -> _Push | None:
-    """n.children's order without its calls, for the classes an effect text is made of: one
-    node (a call statement's call), a tuple of nodes (a block's statements, a call's
-    arguments), or two nodes, or a node then a tuple (an index); any other class goes
-    through n.children."""
-    names = n.child_fields(kind)
-    if not names:
-        return None
-    fields = kind.__dataclass_fields__
-    shapes = tuple("one" if fields[name].type in _ONE_NODE
-                   else "many" if fields[name].type in _NODES else "" for name in names)
-    get: Callable[[n.Node], Any] = attrgetter(*names)
-    if shapes == ("one",):
-        def push_one(stack: list[n.Node], node: n.Node) -> None:
-            stack.append(get(node))
-        return push_one
-    if shapes == ("many",):
-        def push_many(stack: list[n.Node], node: n.Node) -> None:
-            stack.extend(reversed(get(node)))
-        return push_many
-    if shapes == ("one", "one"):
-        def push_two(stack: list[n.Node], node: n.Node) -> None:
-            first, second = get(node)
-            stack.append(second)
-            stack.append(first)
-        return push_two
-    if shapes == ("one", "many"):
-        def push_one_many(stack: list[n.Node], node: n.Node) -> None:
-            first, rest = get(node)
-            stack.extend(reversed(rest))
-            stack.append(first)
-        return push_one_many
-    return _push_children
 
 
 class UseFinder:

@@ -23,14 +23,15 @@ from markupsafe import Markup, escape
 
 from compiler import doc_gallery, doc_html, doc_render, docgen, english, pygen
 from compiler import types as t
-from compiler.ast_walk import walk_rules
+from compiler.ast_walk import names_in_order, walk_rules, walks_kept
 from compiler.doc_gallery import GalleryGroup
-from compiler.doc_html import _parse_inline, escape_html, inline_html
+from compiler.doc_html import _parse_inline, escape_html, html_bullets, inline_html
 from compiler.docgen import DocBuilder
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
 from compiler.model import GameModel
 from dsl import nodes as n
+from dsl.user_cache import CACHE_ENV
 from tests.test_fast_paths import generic_every_node
 from tests.tiers import seeds
 
@@ -249,6 +250,28 @@ def test_fragments_take_the_shortcut_or_are_parsed_alike(seed: int) -> None:
     assert shortcuts > 1000  # the shortcut was tried
 
 
+@pytest.mark.parametrize("seed", seeds(1, 3))
+def test_bullets_with_their_items_kept_are_the_bullets(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """html_bullets with a dict of the items met (the card gallery's) writes what it writes
+    without one, when items repeat, and once the dict is full (KNOWN_ITEMS); and the shortcut
+    for a text with no marker nor anything to escape is taken."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(doc_html, "KNOWN_ITEMS", 50)
+    known: dict[str, str] = {}
+    items = ["".join(rng.choice(PIECES[:-3]) for _ in range(rng.randint(0, 6))).replace("\n", " ")
+             for _ in range(80)]
+    for _ in range(300):
+        lines = [f"{'  ' * rng.randint(0, 2)}- {rng.choice(items)}"
+                 for _ in range(rng.randint(1, 6))]
+        lines[0] = lines[0].lstrip()
+        assert html_bullets(lines, known) == html_bullets(lines)
+    assert len(known) == 50
+    plain = [text for text in items if doc_html._PLAIN.fullmatch(text)]
+    assert plain and all(inline_html(text) == _parse_inline(text) == text for text in plain)
+
+
 @settings(database=None)
 @given(st.text())
 def test_escape_html_is_markupsafe_escape(text: str) -> None:
@@ -282,3 +305,104 @@ def test_walk_rules_sees_what_a_generic_walk_sees_but_literals(rules: Path) -> N
                   for decl in module.declarations if not isinstance(decl, n.SetupDecl)
                   for node in n.walk(decl))
     assert pygen.PythonGenerator(model).creates_in_play() == creates
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
+def test_kept_walks_are_the_walks_made_again(rules: Path) -> None:
+    """Within walks_kept, walk_rules of a list of modules walked before gives that walk's
+    nodes again, and a list changed since is walked again; names_in_order is n.walk's names."""
+    model = compile_model(rules)
+    fresh = [id(node) for node in walk_rules(model.modules)]
+    roots = list(model.modules)
+    fewer = [id(node) for node in walk_rules(roots[:-1])]
+    with walks_kept():
+        assert [id(node) for node in walk_rules(roots)] == fresh
+        assert [id(node) for node in walk_rules(roots)] == fresh
+        roots.pop()
+        assert [id(node) for node in walk_rules(roots)] == fewer
+    for module in model.modules:
+        assert [id(node) for node in names_in_order(module)] == [
+            id(x) for x in n.walk(module) if isinstance(x, n.Name)]
+
+
+def exits_reference(builder: DocBuilder, statements: tuple[n.Stmt, ...], conds: list[n.Expr],
+                    found: list[tuple[n.Stmt, list[n.Expr]]]) -> None:
+    """DocBuilder.walk as it was: each procedure called walked again at every call."""
+    for stmt in statements:
+        if isinstance(stmt, (n.Goto, n.Win, n.Lose, n.DrawGame)):
+            found.append((stmt, conds))
+        elif isinstance(stmt, n.CallStmt) and isinstance(stmt.call, n.Call):
+            info = builder.model.procedures.get(stmt.call.func)
+            if info is not None and isinstance(info.decl, n.ProcedureDecl):
+                exits_reference(builder, info.decl.body.statements, conds, found)
+        elif isinstance(stmt, n.If):
+            negated: list[n.Expr] = []
+            for cond, body in stmt.branches:
+                exits_reference(builder, body.statements, [*conds, *negated, cond], found)
+                negated.append(n.Not(cond, span=cond.span))
+            if stmt.otherwise is not None:
+                exits_reference(builder, stmt.otherwise.statements, [*conds, *negated], found)
+        elif isinstance(stmt, (n.For, n.Repeat)):
+            exits_reference(builder, stmt.body.statements, conds, found)
+
+
+@pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
+def test_exits_through_procedures_are_the_walks_of_their_bodies(rules: Path) -> None:
+    """The ways out of every phase's blocks and procedure, each procedure's worked out once,
+    are those of walking each procedure's body at each call, in the same order and words."""
+    model = compile_model(rules)
+    builder = DocBuilder(model)
+    blocks: list[n.Block | None] = [model.setup.body if model.setup else None]
+    for phase in model.phases.values():
+        decl = phase.decl
+        blocks += [decl.enter, decl.done, *decl.checkpoints,
+                   *(a.decl.body for a in phase.actions)]
+    blocks += [info.decl.body for info in model.procedures.values()
+               if isinstance(info.decl, n.ProcedureDecl)]
+    compared = 0
+    for block in blocks:
+        if block is None:
+            continue
+        expected: list[tuple[n.Stmt, list[n.Expr]]] = []
+        exits_reference(builder, block.statements, [], expected)
+        found = builder.exits([block])
+        assert [(id(s), [builder.english.expr(c) for c in conds], builder.label(conds))
+                for s, conds in found] == [
+            (id(s), [builder.english.expr(c) for c in conds], builder.label(conds))
+            for s, conds in expected]
+        compared += len(found)
+    assert compared > 0
+
+
+def test_kept_templates_are_read_only_when_private_and_render_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled templates kept in the cache folder (doc_render.KeptTemplates) spare their
+    compilation in the next run, are never read from a file another user may write, and
+    render what a freshly compiled template renders."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    doc_render.kept_templates.cache_clear()
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None,
+                 *args: Any, **kwargs: Any) -> Any:
+        compiled.append(str(name))
+        return original(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    model = compile_model(ROOT / "rulebooks" / "dynasties" / "dynasties.rules")
+    try:
+        fresh = doc_render.render_html(DocBuilder(model).context())
+        assert compiled == ["rulebook.html.j2"]
+        (kept,) = (tmp_path / "templates").iterdir()
+        assert doc_render.render_html(DocBuilder(model).context()) == fresh
+        assert compiled == ["rulebook.html.j2"]  # read, not compiled again
+        kept.chmod(0o664)  # another user of the group may have written it
+        assert doc_render.render_html(DocBuilder(model).context()) == fresh
+        assert compiled == ["rulebook.html.j2"] * 2
+    finally:
+        doc_render.kept_templates.cache_clear()
+    monkeypatch.setenv(CACHE_ENV, "")
+    assert doc_render.kept_templates() is None
+    doc_render.kept_templates.cache_clear()

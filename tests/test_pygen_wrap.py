@@ -7,6 +7,7 @@ of thousands of items."""
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -174,3 +175,56 @@ def test_every_line_of_a_generated_module_wraps_as_the_reference_does() -> None:
         assert original(line) == wrap(line), line
     for line, text in tables:
         assert text == "\n".join(wrap(line)), line
+
+
+DOC_PARTS = ["a", "word", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "é", '"""', "\\", "-",
+             "x" * 30, "end.", "\x0b"]
+
+
+def docstring_reference(text: str, level: int) -> list[str]:
+    """Writer.docstring as it was: every text through textwrap.wrap."""
+    writer = pygen_wrap.Writer()
+    writer.level = level
+    width = pygen_wrap.LINE_LIMIT - 4 * level - 6
+    lines = textwrap.wrap(pygen_wrap.escape_docstring(text), width) or [""]
+    if len(lines) == 1:
+        writer.line(f'"""{lines[0]}"""')
+        return writer.lines
+    writer.line(f'"""{lines[0]}')
+    for line in lines[1:]:
+        writer.line(line)
+    writer.line('"""')
+    return writer.lines
+
+
+@pytest.mark.parametrize("seed", seeds(1, 3))
+def test_writer_writes_lines_and_docstrings_as_wrap_and_textwrap_do(seed: int) -> None:
+    """Writer.line's way for one line that fits, and Writer.docstring's for a text that fits
+    one line, write what wrap() and textwrap.wrap write."""
+    rng = random.Random(seed)
+    for _ in range(3000):
+        level = rng.randint(0, 4)
+        line = "".join(rng.choice(PARTS) for _ in range(rng.randint(0, 40)))
+        writer = pygen_wrap.Writer()
+        writer.level = level
+        writer.line(line)
+        assert writer.lines == ([""] if not line else [
+            "\n".join(wrap("    " * level + part, pygen_wrap.LINE_LIMIT))
+            for part in line.split("\n")]), line
+        text = "".join(rng.choice(DOC_PARTS) for _ in range(rng.randint(0, 12)))
+        writer = pygen_wrap.Writer()
+        writer.level = level
+        writer.docstring(text)
+        assert writer.lines == docstring_reference(text, level), text
+
+
+def test_a_block_that_raises_leaves_the_writer_as_it_was_then() -> None:
+    writer = pygen_wrap.Writer()
+    with pytest.raises(ValueError), writer.block("if x:"):
+        writer.line("y = 1")
+        raise ValueError
+    assert (writer.lines, writer.level) == (["if x:", "    y = 1"], 1)
+    writer = pygen_wrap.Writer()
+    with writer.block("if x:"):
+        pass
+    assert (writer.lines, writer.level) == (["if x:", "    pass"], 0)
