@@ -248,6 +248,9 @@ class GeneratorBase:
         self.function_risks: dict[str, int] = {}
         # whether calls of each function are its body (ExpressionFacts.inlinable), once known
         self.inlinable_functions: dict[str, bool] = {}
+        # the test of each procedure that procedure_guard may make where it is called, or None
+        # (ExpressionGenerator.guard_test), once known
+        self.guard_tests: dict[str, n.Expr | None] = {}
         # the tests of a card's definition alone read from tables made at load: by test (its
         # source with `d` for the definition), the table's name (None: not made here, as in
         # listings and deck checkers, whose tables are needed before the end of the module)

@@ -194,15 +194,8 @@ class ExpressionGenerator(AggregateGenerator):
                 self.model.symbols.calls.get(id(call)), sym.Procedure):
             return None
         info = self.model.procedures[call.func]
-        assert isinstance(info.decl, n.ProcedureDecl)
-        body = info.decl.body
-        first = body.statements[0] if len(body.statements) == 1 else None
-        if not isinstance(first, n.If) or len(first.branches) != 1 or first.otherwise:
-            return None
-        cond = first.branches[0][0]
-        nodes = list(walk_expr(cond))
-        if (len(nodes) > INLINE_NODES or self.risk(cond) == ACTS
-                or any(isinstance(node, n.Aggregate) for node in nodes)):
+        cond = self.guard_test(call.func)
+        if cond is None:
             return None
         args = [self.expr(a) for a in call.args]
         if not all(_PLAIN_NAME.fullmatch(a) for a in args):
@@ -214,6 +207,25 @@ class ExpressionGenerator(AggregateGenerator):
             return call.func, self.expr(cond)
         finally:
             self.bindings = outer
+
+    def guard_test(self, procedure: str) -> n.Expr | None:
+        """The test of procedure_guard, if the procedure's body is such an `if`: worked out
+        once per procedure (a card set's effects call the same few thousands of times)."""
+        if procedure in self.guard_tests:
+            return self.guard_tests[procedure]
+        decl = self.model.procedures[procedure].decl
+        assert isinstance(decl, n.ProcedureDecl)
+        statements = decl.body.statements
+        first = statements[0] if len(statements) == 1 else None
+        cond: n.Expr | None = None
+        if isinstance(first, n.If) and len(first.branches) == 1 and not first.otherwise:
+            cond = first.branches[0][0]
+            nodes = list(walk_expr(cond))
+            if (len(nodes) > INLINE_NODES or self.risk(cond) == ACTS
+                    or any(isinstance(node, n.Aggregate) for node in nodes)):
+                cond = None
+        self.guard_tests[procedure] = cond
+        return cond
 
     def idle_test(self, body: n.Block) -> n.If | None:
         """The `if` that ends a repeated body, when a turn that takes none of its branches does
