@@ -13,7 +13,7 @@ import jinja2
 import jinja2.bccache
 
 from compiler.doc_html import html_bullets, html_inline
-from dsl.user_cache import cache_folder, private
+from dsl.user_cache import private, private_subfolder
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -38,17 +38,8 @@ class KeptTemplates(jinja2.FileSystemBytecodeCache):
 def kept_templates() -> KeptTemplates | None:
     """Where compiled templates are kept, made if need be; None: keep none (no private cache
     folder, or RULECRAFT_CACHE_DIR="")."""
-    folder = cache_folder()
-    if folder is None:
-        return None
-    place = folder / "templates"
-    try:
-        place.mkdir(mode=0o700, exist_ok=True)
-        if not private(place):
-            return None
-    except OSError:
-        return None
-    return KeptTemplates(str(place))
+    place = private_subfolder("templates")
+    return None if place is None else KeptTemplates(str(place))
 
 
 def environment(html_output: bool = False) -> jinja2.Environment:

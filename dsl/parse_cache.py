@@ -35,7 +35,7 @@ from dsl.diagnostics import Diagnostics
 from dsl.lexical import GRAMMAR_RESOURCE
 from dsl.parser import parse
 from dsl.source import SourceFile, Span
-from dsl.user_cache import cache_folder, private
+from dsl.user_cache import private, private_subfolder
 
 FOLDER = "parsed"  # under the cache folder
 KEEP = 64  # entries kept; the least recently written go first
@@ -113,17 +113,10 @@ def _secret(folder: Path) -> bytes | None:
 def _place() -> tuple[Path, bytes] | None:
     if not ENABLED[0]:
         return None
-    folder = cache_folder()
-    if folder is None:
+    place = private_subfolder(FOLDER)
+    if place is None:
         return None
-    place = folder / FOLDER
-    try:
-        place.mkdir(mode=0o700, exist_ok=True)
-        if not private(place):
-            return None
-    except OSError:
-        return None
-    secret = _secret(folder)
+    secret = _secret(place.parent)
     return None if secret is None else (place, secret)
 
 

@@ -33,6 +33,22 @@ def cache_folder() -> Path | None:
     return folder
 
 
+def private_subfolder(name: str) -> Path | None:
+    """A folder of the cache folder (parsed files, compiled templates), made if need be; None
+    when it cannot be used privately."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    place = folder / name
+    try:
+        place.mkdir(mode=0o700, exist_ok=True)
+        if not private(place):
+            return None
+    except OSError:
+        return None
+    return place
+
+
 def private(path: Path) -> bool:
     """Owned by this user and writable by nobody else."""
     getuid = getattr(os, "getuid", None)
