@@ -62,8 +62,16 @@ def pusher(kind: type[n.Node]) -> Push | None:
     return push_children
 
 
-# pusher() of each class met by walk_rules
-_PUSHERS: dict[type, Push | None] = {}
+class _Pushers(dict[type, Push | None]):
+    """pusher() of each class met by the walks below, worked out the first time it is met
+    (one lookup a node)."""
+
+    def __missing__(self, kind: type[n.Node]) -> Push | None:
+        push = self[kind] = pusher(kind)
+        return push
+
+
+_PUSHERS = _Pushers()
 
 
 # The walks of whole models kept by walks_kept(): (the list of modules walked, its items then,
@@ -129,10 +137,7 @@ def _walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
                 continue
             shared.add(body)
         yield node
-        if kind in pushers:
-            push = pushers[kind]
-        else:
-            push = pushers[kind] = pusher(kind)
+        push = pushers[kind]
         if push is not None:
             push(stack, node)
 
@@ -150,10 +155,7 @@ def names_in_order(root: n.Node) -> list[n.Name]:
         if kind is name:
             add(node)  # type: ignore[arg-type]
             continue
-        if kind in pushers:
-            push = pushers[kind]
-        else:
-            push = pushers[kind] = pusher(kind)
+        push = pushers[kind]
         if push is not None:
             push(stack, node)
     return found
