@@ -11,7 +11,7 @@ from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.pygen_aggregates import LOOPED, AggregateGenerator
 from compiler.pygen_base import Bindings, grouped, names_table, ungrouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS, INLINE_NODES, walk_expr
+from compiler.pygen_facts import ACTS, HARMLESS
 from compiler.pygen_grid import grid_call
 from compiler.pygen_seats import after_assigning, order_key, seat_call, shown_to, team_key
 from dsl import nodes as n
@@ -220,9 +220,7 @@ class ExpressionGenerator(AggregateGenerator):
         cond: n.Expr | None = None
         if isinstance(first, n.If) and len(first.branches) == 1 and not first.otherwise:
             cond = first.branches[0][0]
-            nodes = list(walk_expr(cond))
-            if (len(nodes) > INLINE_NODES or self.risk(cond) == ACTS
-                    or any(isinstance(node, n.Aggregate) for node in nodes)):
+            if not self.small(cond) or self.risk(cond) == ACTS:
                 cond = None
         self.guard_tests[procedure] = cond
         return cond

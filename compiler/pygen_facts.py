@@ -108,11 +108,16 @@ class ExpressionFacts(GeneratorBase):
         if known is None:
             decl = self.model.functions[name].decl
             assert isinstance(decl, n.FunctionDecl)
-            nodes = list(walk_expr(decl.body))
-            known = (len(nodes) <= INLINE_NODES and self.function_risk(name) < ACTS
-                     and not any(isinstance(node, n.Aggregate) for node in nodes))
+            known = self.small(decl.body) and self.function_risk(name) < ACTS
             self.inlinable_functions[name] = known
         return known
+
+    def small(self, e: n.Expr) -> bool:
+        """Whether e may be written where a call stands (inlinable, a procedure's guard): at
+        most INLINE_NODES nodes and no aggregate."""
+        nodes = list(walk_expr(e))
+        return len(nodes) <= INLINE_NODES and not any(isinstance(node, n.Aggregate)
+                                                      for node in nodes)
 
     def card_test(self, e: n.BinaryOp, source: str) -> str:
         """An `and` or `or` that reads one card's definition alone, twice or more (a tile's
