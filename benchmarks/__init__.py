@@ -4,3 +4,26 @@ Each script prints one JSON object per line with at least ``name``, ``value`` an
 ``python -m benchmarks`` runs them all; ``python -m benchmarks.bench_playouts`` (or
 ``bench_compile``) runs one. Timings are reported, never asserted in tests.
 """
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+
+def machine_record() -> dict[str, Any]:
+    """The machine a run measured: speed-ups between two engines depend on the processor
+    (the same commit's Dynasties ratio was 1.37x on one 2-core machine, 1.23x on another)."""
+    processor = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                processor = line.partition(":")[2].strip()
+                break
+    return {"name": "machine", "value": os.cpu_count() or 1, "unit": "cpus",
+            "processor": processor, "python": platform.python_version(),
+            "implementation": platform.python_implementation()}
+

@@ -9,6 +9,8 @@ so that drift in machine load affects both alike. Printed per variant (basic, wa
     dynasties.handwritten.playouts_per_s  playouts/s of benchmarks/handwritten_dynasties.py
     dynasties.speedup                     generated / hand-written (target: >= 1.5)
 
+A first record, `machine`, names the processor and Python: the ratio depends on both.
+
 Usage: python -m benchmarks.bench_playouts [--games N] [--rounds R]
 """
 
@@ -26,6 +28,7 @@ from typing import Any, Protocol
 
 import generated.dynasties as generated_game
 from benchmarks import handwritten_dynasties as handwritten_game
+from benchmarks import machine_record
 
 DEFAULT_GAMES = 200
 DEFAULT_ROUNDS = 7
@@ -138,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be at least 1")
+    print(json.dumps(machine_record()), flush=True)
     for record in records(args.games, args.rounds):
         print(json.dumps(record), flush=True)
     return 0
