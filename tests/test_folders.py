@@ -7,12 +7,14 @@ The CLI runs in-process (`compiler.cli.main`) from a chosen working directory.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,19 +236,31 @@ def test_build_into_a_folder_that_cannot_be_made(run: Run, tmp_path: Path) -> No
     assert "error[E0008]" in output and "a_file/out" in output, output
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="root may write anywhere")
-def test_build_into_a_folder_without_permission(run: Run, tmp_path: Path) -> None:
+def test_build_into_a_folder_without_permission(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     (tmp_path / "mini.rules").write_text(MINI, encoding="utf-8")
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(0o500)
+    if getattr(os, "geteuid", lambda: -1)() == 0:
+        # root may write anywhere (CI runs as root): refuse it as the system refuses others
+        make_folder = Path.mkdir
+
+        def refused(self: Path, *args: Any, **kwargs: Any) -> None:
+            if locked in self.parents:
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
+            make_folder(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "mkdir", refused)
     try:
         code, output = run("build", "mini.rules", "-o", "locked/out", cwd=tmp_path)
     finally:
         locked.chmod(0o700)
     assert code == 1, output
-    assert "error[E0008]" in output
+    assert "error[E0008]" in output and "locked/out" in output, output
+    assert "cannot make the output folder: Permission denied" in output, output
+    assert not (locked / "out").exists()
 
 
 def test_build_where_an_output_file_is_a_folder(run: Run, tmp_path: Path) -> None:
