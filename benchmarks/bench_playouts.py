@@ -9,7 +9,8 @@ so that drift in machine load affects both alike. Printed per variant (basic, wa
     dynasties.handwritten.playouts_per_s  playouts/s of benchmarks/handwritten_dynasties.py
     dynasties.speedup                     generated / hand-written (target: >= 1.5)
 
-A first record, `machine`, names the processor and Python: the ratio depends on both.
+A first record, `machine`, names the processor and Python: the ratio depends on both. The
+speed-up records also give the median and the range of the rounds' own ratios (`paired_`).
 
 Usage: python -m benchmarks.bench_playouts [--games N] [--rounds R]
 """
@@ -111,12 +112,13 @@ def records(games: int, rounds: int) -> Iterator[dict[str, Any]]:
                 "plies_per_s": round(statistics.median(plies / seconds for seconds, _ in runs)),
             }
         speedup = median_rate["generated"] / median_rate["handwritten"]
-        paired = statistics.median(
+        # each round's own ratio: their spread says how far one run's figure may wander
+        paired_ratios = [
             hand_seconds / gen_seconds
             for (gen_seconds, _), (hand_seconds, _) in zip(
                 results["generated"], results["handwritten"], strict=True
             )
-        )
+        ]
         yield {
             "name": f"dynasties.{variant}.speedup",
             "value": round(speedup, 3),
@@ -124,7 +126,8 @@ def records(games: int, rounds: int) -> Iterator[dict[str, Any]]:
             "variant": variant,
             "games": games,
             "rounds": rounds,
-            "paired_median": round(paired, 3),
+            "paired_median": round(statistics.median(paired_ratios), 3),
+            "paired_range": [round(min(paired_ratios), 3), round(max(paired_ratios), 3)],
             "target": SPEEDUP_TARGET,
         }
 

@@ -19,6 +19,9 @@ def test_bench_playouts_names_the_machine_then_reports_each_variant(
     machine = records[0]
     assert machine["name"] == "machine" and machine["unit"] == "cpus"
     assert machine["value"] >= 1 and machine["processor"] and machine["python"].count(".") == 2
+    for speedup in (record for record in records if record["name"].endswith("speedup")):
+        low, high = speedup["paired_range"]
+        assert 0 < low <= speedup["paired_median"] <= high
     names = [record["name"] for record in records[1:]]
     assert names == [f"dynasties.{variant}.{what}" for variant in ("basic", "warlords")
                      for what in ("generated.playouts_per_s", "handwritten.playouts_per_s",
