@@ -74,9 +74,12 @@ DUMPABLE = [(path, fields) for path, fields in CARD_SETS if loaded(path) is not 
 
 
 def test_the_card_sets_left_out_of_the_layouts_are_broken_yaml() -> None:
+    """Only the test cases written as broken YAML are left out: a card set that stopped
+    loading would otherwise drop out of the layouts unseen."""
     dumpable = {path for path, _ in DUMPABLE}
     left_out = [path for path, _ in CARD_SETS if path not in dumpable]
-    assert len(DUMPABLE) > len(left_out)
+    assert sorted(path.name for path in left_out) == [
+        "yaml_invalid.cards.yaml", "yaml_python_tag.cards.yaml"]
     for path in left_out:
         with pytest.raises(yaml.YAMLError):
             yaml.safe_load(path.read_text(encoding="utf-8"))
