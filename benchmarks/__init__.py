@@ -14,8 +14,8 @@ from typing import Any
 
 
 def machine_record() -> dict[str, Any]:
-    """The machine a run measured: speed-ups between two engines depend on the processor
-    (the same commit's Dynasties ratio was 1.37x on one 2-core machine, 1.23x on another)."""
+    """The machine a run measured: a speed-up between two engines depends on the processor
+    and its state (docs/performance.md, "Eighth round")."""
     processor = platform.processor() or platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.is_file():
