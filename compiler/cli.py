@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from compiler.driver import Compilation
 from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl import parse_cache
 from dsl.codes import CODES, explain
-from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
+from dsl.diagnostics import Diagnostic, Diagnostics, github_escape, render, summary
 from dsl.source import SourceFile, display_name, resolved
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -93,7 +94,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         for path in result.stale:
             message = f"{display_name(path)} is not what the rulebooks produce"
             if args.format == "github":
-                print(f"::error file={display_name(path)}::{message}; run rulecraft build")
+                print(f"::error file={github_escape(display_name(path), prop=True)}::"
+                      f"{github_escape(message)}; run rulecraft build")
             else:
                 print(f"stale: {message}", file=sys.stderr)
         if result.stale:
@@ -122,7 +124,15 @@ def _scenario_files(path: Path) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from compiler.scenarios import ScenarioFileError, ScenarioResult, load_scenarios, run_scenario
+    from compiler.scenarios import (
+        ScenarioFileError,
+        ScenarioResult,
+        action_shapes,
+        load_scenarios,
+        run_scenario,
+    )
+
+    known_shapes: dict[int, list[re.Pattern[str]]] = {}
 
     missing = Diagnostics()
     paths = api.targets([Path(p) for p in args.paths], missing)
@@ -137,50 +147,59 @@ def cmd_test(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         files.update(dict.fromkeys(_scenario_files(path)))
     results: list[ScenarioResult] = []
+
+    def unread(name: str, what: str, line: int, message: str) -> None:
+        results.append(ScenarioResult(name, what, line, [message], [line]))
+
     for file in files:
         name = display_name(file)
         problem = path_problem(file)
         if problem is not None:
-            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {problem}"]))
+            unread(name, "(file)", 1, f"cannot read: {problem}")
             continue
         try:
             documents = load_scenarios(file)
-        except ScenarioFileError as error:  # a limit crossed: where is known
-            results.append(ScenarioResult(name, "(file)", error.line, [f"cannot read: {error}"]))
+        except ScenarioFileError as error:  # not valid YAML, or a limit crossed: where is known
+            unread(name, "(file)", error.line, f"cannot read: {error}")
             continue
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
-            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
+            unread(name, "(file)", 1, f"cannot read: {' '.join(str(error).split())}")
             continue
         if not documents:
-            results.append(ScenarioResult(name, "(file)", 1, ["the file holds no scenario"]))
+            unread(name, "(file)", 1, "the file holds no scenario")
         for data, line in documents:
             if not isinstance(data, dict) or "game" not in data:
-                results.append(ScenarioResult(name, "(document)", line,
-                                              ["a scenario is a mapping with a 'game' key"]))
+                unread(name, "(document)", line, "a scenario is a mapping with a 'game' key")
                 continue
             try:
-                game = api.load_game(str(data["game"]), near=file)
+                model, game = api.load_game_model(str(data["game"]), near=file)
             except api.GameNotFound as error:
-                results.append(ScenarioResult(name, str(data.get("name", "?")), line,
-                                              [str(error)]))
+                unread(name, str(data.get("name", "?")), line, str(error))
                 continue
-            results.append(run_scenario(game, data, name, line))
+            shapes = known_shapes.get(id(model))
+            if shapes is None:
+                shapes = known_shapes[id(model)] = action_shapes(model)
+            results.append(run_scenario(game, data, name, line, shapes))
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
     if args.format == "json":
         print(json.dumps([{"file": r.file, "line": r.line, "name": r.name, "passed": r.passed,
-                           "failures": r.failures} for r in results], indent=2))
+                           "failures": r.failures,
+                           "failure_lines": [at for at, _ in r.located()]} for r in results],
+                         indent=2))
     else:
         for r in results:
             if r.passed:
                 if args.format == "text":
                     print(f"PASS {r.file}:{r.line} {r.name}")
                 continue
-            for failure in r.failures:
+            for at, failure in r.located():
                 if args.format == "github":
-                    print(f"::error file={r.file},line={r.line}::{r.name}: {failure}")
+                    print(f"::error file={github_escape(r.file, prop=True)},line={at},"
+                          f"title={github_escape(r.name, prop=True)}::"
+                          f"{github_escape(f'{r.name}: {failure}')}")
                 else:
-                    print(f"FAIL {r.file}:{r.line} {r.name}: {failure}")
+                    print(f"FAIL {r.file}:{at} {r.name}: {failure}")
         print(f"scenarios: {passed} passed, {failed} failed")
     return EXIT_FAIL if failed or not results else EXIT_OK
 

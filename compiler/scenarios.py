@@ -16,6 +16,7 @@ folder, then in its project, or a rulebook's path from its folder
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -24,23 +25,45 @@ from typing import Any
 import yaml
 
 from compiler.api import seat_count
+from compiler.model import GameModel
+from compiler.text_templates import TEMPLATE_FIELD, words
+from dsl.diagnostics import did_you_mean
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
 from dsl.yaml_limits import crossed_limit
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
+SCENARIO_KEYS = ("game", "name", "seed", "players", "options", "decks", "setup", "rolls",
+                 "actions", "expect")
 
 
 @dataclass
 class ScenarioResult:
+    """A scenario's outcome. `line` is where the scenario starts, and once it fails, the line of
+    its first failure; `failure_lines` holds the line of each failure (an action, an expected
+    value, a setting), which `rulecraft test` reports it at."""
+
     file: str
     name: str
     line: int
     failures: list[str] = field(default_factory=list)
+    failure_lines: list[int] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
         return not self.failures
+
+    def fail(self, message: str, line: int | None = None) -> None:
+        at = self.line if line is None else line
+        if not self.failures:
+            self.line = at
+        self.failures.append(message)
+        self.failure_lines.append(at)
+
+    def located(self) -> list[tuple[int, str]]:
+        """Each failure with its line (the scenario's for one recorded without)."""
+        lines = self.failure_lines + [self.line] * (len(self.failures) - len(self.failure_lines))
+        return list(zip(lines, self.failures, strict=True))
 
 
 class ScriptedRng(Rng):
@@ -75,25 +98,41 @@ class ScenarioFileError(ValueError):
 
 
 class ScenarioData(dict[str, Any]):
-    """A scenario document, with the line of each of its `setup` keys: a setting that fails is
-    reported at its own line."""
+    """A scenario document, with the lines its parts are written at: a failure is reported at
+    the line of the key, setting, action or expected value it is about."""
 
+    key_lines: dict[str, int]
     setup_lines: dict[str, int]
+    action_lines: list[int]
+    expect_lines: dict[str, int]
 
 
-def _setup_lines(node: yaml.Node) -> dict[str, int]:
+def _key_lines(node: yaml.Node | None) -> dict[str, int]:
+    """The line of each key of a mapping node (none for another node)."""
     if not isinstance(node, yaml.MappingNode):
         return {}
-    for key, value in node.value:
-        if isinstance(key, yaml.ScalarNode) and key.value == "setup" and isinstance(
-                value, yaml.MappingNode):
-            return {str(k.value): k.start_mark.line + 1 for k, _ in value.value
-                    if isinstance(k, yaml.ScalarNode)}
-    return {}
+    return {str(key.value): key.start_mark.line + 1 for key, _ in node.value
+            if isinstance(key, yaml.ScalarNode)}
+
+
+def _scenario_data(data: dict[str, Any], node: yaml.Node) -> ScenarioData:
+    scenario = ScenarioData(data)
+    scenario.key_lines = _key_lines(node)
+    parts: dict[str, yaml.Node] = {}
+    if isinstance(node, yaml.MappingNode):
+        parts = {str(key.value): value for key, value in node.value
+                 if isinstance(key, yaml.ScalarNode)}
+    scenario.setup_lines = _key_lines(parts.get("setup"))
+    scenario.expect_lines = _key_lines(parts.get("expect"))
+    actions = parts.get("actions")
+    scenario.action_lines = ([item.start_mark.line + 1 for item in actions.value]
+                             if isinstance(actions, yaml.SequenceNode) else [])
+    return scenario
 
 
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
-    """The scenario documents of a file (one or several, separated by ---), with their lines."""
+    """The scenario documents of a file (one or several, separated by ---), with their lines.
+    A file that is not valid YAML raises ScenarioFileError at the line of the problem."""
     text = path.read_text(encoding="utf-8")
     crossed = crossed_limit(text, _LineLoader)
     if crossed is not None:  # composing would recurse without end or expand without end
@@ -109,9 +148,20 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
                 break
             data = loader.construct_document(node)
             if isinstance(data, dict):
-                data = ScenarioData(data)
-                data.setup_lines = _setup_lines(node)
+                data = _scenario_data(data, node)
             documents.append((data, node.start_mark.line + 1))
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = " ".join(str(error.problem or error.context or "a syntax error").split())
+        opened = error.context_mark
+        if error.problem and error.context and opened is not None and opened is not mark:
+            # "while parsing a flow sequence": where the unfinished part began
+            problem += (f", {' '.join(error.context.split())} that began at line "
+                        f"{opened.line + 1}, column {opened.column + 1}")
+        if mark is None:
+            raise ScenarioFileError(f"not valid YAML: {problem}", 1) from None
+        raise ScenarioFileError(f"not valid YAML at column {mark.column + 1}: {problem}",
+                                mark.line + 1) from None
     finally:
         loader.dispose()
     return documents
@@ -134,14 +184,21 @@ _LISTS: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 
 
-def shape_problem(data: dict[str, Any]) -> str | None:
-    """What is wrong with the shape of a scenario's values (a list where a mapping belongs, a
-    text among the dice rolls), or None: a scenario of the wrong shape is not run."""
+def shape_problem(data: dict[str, Any]) -> tuple[str, str | int] | None:
+    """What is wrong with the shape of a scenario (a key it does not know, a list where a
+    mapping belongs, a text among the dice rolls), and what it is about: a key of the scenario
+    or of its `expect`, or the number of an action; or None. A scenario of the wrong shape is
+    not run: a misspelt `expect` would otherwise check nothing and pass."""
+    for key in data:
+        if key not in SCENARIO_KEYS:
+            hint = did_you_mean(str(key), SCENARIO_KEYS)
+            return (f"unknown key '{key}'; "
+                    + (hint or "a scenario has " + ", ".join(SCENARIO_KEYS)), str(key))
     for key, (kinds, what) in _SHAPES.items():
         value = data.get(key)
         if value is not None and (not isinstance(value, kinds)
                                   or kinds is int and isinstance(value, bool)):
-            return f"'{key}' must be {what}"
+            return f"'{key}' must be {what}", key
     expect = data.get("expect") or {}
     for key, (kinds, what) in _LISTS.items():
         where = data if key == "rolls" else expect
@@ -151,20 +208,64 @@ def shape_problem(data: dict[str, Any]) -> str | None:
             continue
         if not isinstance(items, list) or any(
                 not isinstance(item, kinds) or isinstance(item, bool) for item in items):
-            return f"'{name}' must be a list of {what}"
+            return f"'{name}' must be a list of {what}", key
+    if "terminal" in expect and not isinstance(expect["terminal"], bool):
+        return ("'expect: terminal' must be true or false, not "
+                f"{expect['terminal']!r}", "terminal")
+    if "error" in expect and not isinstance(expect["error"], str):
+        return "'expect: error' must be a text: a part of the refusal's message", "error"
+    for number, text in enumerate(data.get("actions") or [], 1):
+        if not isinstance(text, str):
+            return (f"action {number} must be a text, like \"A passes\", not {text!r} (quote "
+                    "a text that holds ': ')", number)
     return None
 
 
+def action_shapes(model: GameModel) -> list[re.Pattern[str]]:
+    """A pattern per action of a game that its texts match, each field of its `says` text
+    (or of the text it has without one) any words: an `illegal:` text that matches none is
+    no action of the game, and expecting it to be illegal would test nothing."""
+    shapes = []
+    for phase in model.phases.values():
+        for action in phase.actions:
+            template = action.decl.says or "{actor} " + words(action.name) + "".join(
+                f" {{{name}}}" for name, _, _ in action.params)
+            pieces = TEMPLATE_FIELD.split(" ".join(template.split()))
+            # split() keeps the fields' names at the odd places
+            pattern = "".join(re.escape(piece) if i % 2 == 0 else ".+"
+                              for i, piece in enumerate(pieces))
+            shapes.append(re.compile(pattern.replace(r"\ ", r"\s+")))
+    return shapes
+
+
+def _reads_as_action(text: str, seats: tuple[str, ...], shapes: list[re.Pattern[str]]) -> bool:
+    words_of = " ".join(text.split())
+    return (words_of.split(" ", 1)[0] in seats
+            and any(shape.fullmatch(words_of) for shape in shapes))
+
+
 def run_scenario(
-    game: ModuleType, data: dict[str, Any], file: str, line: int
+    game: ModuleType, data: dict[str, Any], file: str, line: int,
+    shapes: list[re.Pattern[str]] | None = None,
 ) -> ScenarioResult:
+    """Run one scenario. With `shapes` (action_shapes of the game's model), an `illegal:` text
+    that reads as no action of the game fails the scenario instead of passing unseen."""
     result = ScenarioResult(file, str(data.get("name", f"line {line}")), line)
-    fail = result.failures.append
+    key_lines: dict[str, int] = getattr(data, "key_lines", {})
+    setup_lines: dict[str, int] = getattr(data, "setup_lines", {})
+    action_lines: list[int] = getattr(data, "action_lines", [])
+    expect_lines: dict[str, int] = getattr(data, "expect_lines", {})
     problem = shape_problem(data)
     if problem is not None:
-        fail(problem)
+        message, about = problem
+        if isinstance(about, int):
+            at = action_lines[about - 1] if about <= len(action_lines) else None
+        elif about in SPECIAL_EXPECTATIONS and about not in data:
+            at = expect_lines.get(about)
+        else:
+            at = key_lines.get(about)
+        result.fail(message, at)
         return result
-    lines: dict[str, int] = getattr(data, "setup_lines", {})
     setting = ""
     try:
         state = game.new_game(
@@ -183,54 +284,66 @@ def run_scenario(
         script = [int(value) for value in data.get("rolls") or []]
         state.rng = ScriptedRng(state.rng, script)
     except (KeyError, ValueError, RuleError, IllegalAction, TypeError) as error:
-        if setting in lines:  # reported where the setting that failed is written
-            result.line = lines[setting]
-            fail(f"setup of '{setting}' failed: {error}")
+        if setting in setup_lines:  # reported where the setting that failed is written
+            result.fail(f"setup of '{setting}' failed: {error}", setup_lines[setting])
         else:
-            fail(f"setup failed: {error}")
+            result.fail(f"setup failed: {error}")
         return result
     expect: dict[str, Any] = dict(data.get("expect") or {})
     wanted_error = expect.get("error")
-    actions = [str(a) for a in data.get("actions") or []]
+    actions: list[str] = data.get("actions") or []
     for number, text in enumerate(actions, 1):
+        at = action_lines[number - 1] if number <= len(action_lines) else None
         try:
             action = state.parse_action(text)
             state.apply_action(action)
         except IllegalAction as error:
             if wanted_error is not None and number == len(actions):
-                if str(wanted_error) not in str(error):
-                    fail(f"action {number} '{text}' was refused with '{error}', "
-                         f"expected a message containing '{wanted_error}'")
+                if wanted_error not in str(error):
+                    result.fail(f"action {number} '{text}' was refused with '{error}', "
+                                f"expected a message containing '{wanted_error}'", at)
                 wanted_error = None
                 break
-            fail(f"action {number} '{text}' is illegal: {error}")
+            result.fail(f"action {number} '{text}' is illegal: {error}", at)
             return result
         except RuleError as error:
-            fail(f"action {number} '{text}' broke the rules engine: {error}")
+            result.fail(f"action {number} '{text}' broke the rules engine: {error}", at)
             return result
     if script:
-        fail(f"scripted rolls left unused: {script}")
+        result.fail(f"scripted rolls left unused: {script}", key_lines.get("rolls"))
     if wanted_error is not None:
-        fail(f"expected the last action to be refused with '{wanted_error}', but it was legal")
+        result.fail(f"expected the last action to be refused with '{wanted_error}', but it "
+                    "was legal", expect_lines.get("error"))
     for path, value in expect.items():
         if path in SPECIAL_EXPECTATIONS:
             continue
+        at = expect_lines.get(str(path))
         try:
             actual = state.get(str(path))
         except (KeyError, ValueError) as error:
-            fail(f"expect {path}: {error}")
+            reason = error.args[0] if isinstance(error, KeyError) and error.args else error
+            hint = did_you_mean(str(path), SPECIAL_EXPECTATIONS) if "." not in str(path) else None
+            result.fail(f"expect {path}: {reason}" + (f"; {hint}" if hint else ""), at)
             continue
         if actual != value:
-            fail(f"expected {path} = {value!r}, got {actual!r}")
-    if "terminal" in expect and state.is_terminal() != bool(expect["terminal"]):
-        fail(f"expected terminal = {expect['terminal']}, got {state.is_terminal()}")
+            result.fail(f"expected {path} = {value!r}, got {actual!r}", at)
+    if "terminal" in expect and state.is_terminal() != expect["terminal"]:
+        result.fail(f"expected terminal = {str(expect['terminal']).lower()}, got "
+                    f"{str(state.is_terminal()).lower()}", expect_lines.get("terminal"))
     if "returns" in expect and state.returns() != [float(x) for x in expect["returns"]]:
-        fail(f"expected returns {expect['returns']}, got {state.returns()}")
+        result.fail(f"expected returns {expect['returns']}, got {state.returns()}",
+                    expect_lines.get("returns"))
     legal = {str(a) for a in state.legal_actions()}
     for text in expect.get("legal") or []:
         if text not in legal:
-            fail(f"expected '{text}' to be legal; legal: {', '.join(sorted(legal)[:10])}")
+            result.fail(f"expected '{text}' to be legal; legal: "
+                        f"{', '.join(sorted(legal)[:10])}", expect_lines.get("legal"))
+    seats = tuple(state.seats()[: state.num_players])
     for text in expect.get("illegal") or []:
         if text in legal:
-            fail(f"expected '{text}' not to be legal")
+            result.fail(f"expected '{text}' not to be legal", expect_lines.get("illegal"))
+        elif shapes is not None and not _reads_as_action(text, seats, shapes):
+            result.fail(f"expected '{text}' not to be legal, but it reads as no action of "
+                        f"this game (a seat of {', '.join(seats)}, then an action's text), so "
+                        "the expectation tests nothing", expect_lines.get("illegal"))
     return result

@@ -79,16 +79,19 @@ def render_text(diagnostic: Diagnostic, sources: dict[str, SourceFile]) -> str:
     lines = [f"{span}: {diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}"]
     source = sources.get(span.file)
     if source is not None and span.line <= len(source.lines):
-        text = source.line(span.line).expandtabs(4)
+        raw = source.line(span.line)
+        text = raw.expandtabs(4)
+        # the caret goes under the column as the line is shown, its tabs expanded
+        column = len(raw[: span.column - 1].expandtabs(4)) + 1
         gutter = " " * len(str(span.line))
         width = (
-            span.end_column - span.column
+            len(raw[: span.end_column - 1].expandtabs(4)) + 1 - column
             if span.end_line == span.line and span.end_column > span.column
             else 1
         )
-        width = max(1, min(width, len(text) - span.column + 2))
+        width = max(1, min(width, len(text) - column + 2))
         lines.append(f"{span.line:>{len(gutter)}} | {text}")
-        lines.append(f"{gutter} | {' ' * (span.column - 1)}{'^' * width}")
+        lines.append(f"{gutter} | {' ' * (column - 1)}{'^' * width}")
         prefix = gutter
     else:
         prefix = " "
@@ -115,7 +118,8 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, object]:
     }
 
 
-def _github_escape(text: str, *, prop: bool = False) -> str:
+def github_escape(text: str, *, prop: bool = False) -> str:
+    """Text for a GitHub workflow command: its message, or with `prop` a property's value."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -133,11 +137,13 @@ def render(
         for d in diagnostics:
             s = d.span
             kind = "error" if d.severity is Severity.ERROR else "warning"
-            message = f"[{d.code}] {d.message}" + (f" ({d.hint})" if d.hint else "")
+            # an annotation's message may hold several lines: the notes, then the help
+            message = "\n".join([f"[{d.code}] {d.message}", *(f"note: {note}" for note in d.notes),
+                                  *([f"help: {d.hint}"] if d.hint else [])])
             out.append(
-                f"::{kind} file={_github_escape(s.file, prop=True)},line={s.line},"
+                f"::{kind} file={github_escape(s.file, prop=True)},line={s.line},"
                 f"col={s.column},endLine={s.end_line},endColumn={s.end_column},"
-                f"title={d.code}::{_github_escape(message)}"
+                f"title={d.code}::{github_escape(message)}"
             )
         return "\n".join(out)
     return "\n\n".join(render_text(d, sources) for d in diagnostics)

@@ -3,6 +3,7 @@ never a traceback (found by the fuzz tier, tests/test_fuzz.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,11 @@ def run_test(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch,
     ("expect: {legal: A passes}", "'expect: legal' must be a list of action texts"),
     ("expect: {illegal: [[A passes]]}", "'expect: illegal' must be a list of action texts"),
     ("expect: {returns: [1, a]}", "'expect: returns' must be a list of numbers"),
+    ("expect: {terminal: 'false'}", "'expect: terminal' must be true or false, not 'false'"),
+    ("expect: {error: 3}", "'expect: error' must be a text"),
+    # a misspelt key would check nothing and pass
+    ("expects: {dynasty: 2}", "unknown key 'expects'; did you mean 'expect'?"),
+    ("action: [A passes]", "unknown key 'action'; did you mean one of 'actions', 'options'?"),
 ])
 def test_a_value_of_the_wrong_shape_fails_the_scenario(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -46,7 +52,7 @@ def test_a_value_of_the_wrong_shape_fails_the_scenario(
 ) -> None:
     code, output = run_test(tmp_path, GOOD + body + "\n", monkeypatch, capsys)
     assert code == 1, output
-    assert f"shape.scenario.yaml:1 shaped: {message}" in output
+    assert f"shape.scenario.yaml:4 shaped: {message}" in output  # the line of its key
 
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "\ufeff"])
@@ -66,3 +72,79 @@ def test_a_scenario_of_the_right_shape_still_runs(
                             monkeypatch, capsys)
     assert code == 0, output
     assert "PASS" in output
+
+
+PLACE = GOOD + 'actions:\n  - "A places 1 on mongolia"\n  - "A places 1 on qinghai"\n'
+
+
+def test_a_failure_is_reported_at_the_line_it_is_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, output = run_test(tmp_path, PLACE, monkeypatch, capsys)
+    assert code == 1, output
+    assert "shape.scenario.yaml:6 shaped: action 2 'A places 1 on qinghai' is illegal" in output
+    text = PLACE.replace("qinghai", "tibet") + "expect:\n  dynasty: 1\n  track: 5\n  dynsaty: 1\n"
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert "shape.scenario.yaml:6 shaped: action 2" in output  # the second 1 is not there
+    code, output = run_test(tmp_path, GOOD + "actions:\n  - A: places 1 on mongolia\n",
+                            monkeypatch, capsys)
+    assert ("shape.scenario.yaml:5 shaped: action 1 must be a text, like \"A passes\", not "
+            "{'A': 'places 1 on mongolia'} (quote a text that holds ': ')") in output
+    text = GOOD + "expect:\n  dynasty: 1\n  track: 5\n  ilegal: []\n"
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert "shape.scenario.yaml:6 shaped: expected track = 5, got 0" in output
+    assert ("shape.scenario.yaml:7 shaped: expect ilegal: no path 'ilegal' in dynasties; did "
+            "you mean one of 'illegal', 'legal'?") in output
+
+
+def test_an_illegal_text_that_reads_as_no_action_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    good = GOOD + 'expect:\n  illegal: ["B places 1 on mongolia", "A plays warlord on tibet"]\n'
+    code, output = run_test(tmp_path, good, monkeypatch, capsys)
+    assert code == 0, output
+    for text in ("A plaes 1 on mongolia", "C places 1 on mongolia", "A places 1 mongolia"):
+        code, output = run_test(tmp_path, GOOD + f'expect:\n  illegal: ["{text}"]\n',
+                                monkeypatch, capsys)
+        assert code == 1, output
+        assert (f"shape.scenario.yaml:5 shaped: expected '{text}' not to be legal, but it reads "
+                "as no action of this game (a seat of A, B, then an action's text)") in output
+
+
+def test_a_file_that_is_not_yaml_fails_at_the_line_of_the_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, output = run_test(tmp_path, GOOD + "setup:\n  dynasty: [1\n", monkeypatch, capsys)
+    assert code == 1, output
+    assert ("shape.scenario.yaml:6 (file): cannot read: not valid YAML at column 1: expected "
+            "',' or ']', but got '<stream end>', while parsing a flow sequence that began at "
+            "line 5, column 12\n") in output
+
+
+def test_github_annotations_are_one_line_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = GOOD.replace("name: shaped", 'name: "two\\nlines, 100%"') + "expect:\n  track: 5\n"
+    (tmp_path / "shape.scenario.yaml").write_text(text, encoding="utf-8")
+    code = cli.main(["test", "--format", "github", str(tmp_path / "shape.scenario.yaml")])
+    out = capsys.readouterr().out
+    assert code == 1
+    [annotation, counts] = out.splitlines()
+    assert annotation.startswith("::error file=")
+    assert annotation.endswith(",line=5,title=two%0Alines%2C 100%25::two%0Alines, 100%25: "
+                               "expected track = 5, got 0")
+    assert counts == "scenarios: 0 passed, 1 failed"
+
+
+def test_json_gives_the_line_of_each_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "shape.scenario.yaml").write_text(
+        GOOD + "expect:\n  track: 5\n  dynasty: 2\n", encoding="utf-8")
+    code = cli.main(["test", "--format", "json", str(tmp_path / "shape.scenario.yaml")])
+    [result] = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert result["failures"] == ["expected track = 5, got 0", "expected dynasty = 2, got 1"]
+    assert result["failure_lines"] == [5, 6]
+    assert result["line"] == 5
