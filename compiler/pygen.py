@@ -43,6 +43,16 @@ class PythonGenerator(WiringGenerator):
         w.line('           "IllegalAction", "RuleError", "State", "from_json", "new_game"]')
         w.line()
         w.line("TERMINAL: Final = rt.TERMINAL")
+        w.line()
+        w.line()
+        # the type of the actions this module's listings make: apply_action trusts the shape of
+        # these only (State.LISTED), and checks another game's like one made by hand
+        with w.block("class Listed(rt.Listed):"):
+            w.line('"""An action a listing of this game made: well formed for this game."""')
+            w.line()
+            w.line("__slots__ = ()")
+        w.line()
+        w.line()
         self.tables()
         self.card_tests = {}
         self.state_class()

@@ -281,7 +281,7 @@ class ActionGenerator(TextGenerator):
         w.line()
         w.line()
         if not action.params:
-            w.line(f"{name}: Final = tuple(rt.Listed({kind}, actor, (), {text}) "
+            w.line(f"{name}: Final = tuple(Listed({kind}, actor, (), {text}) "
                    f"for actor in range({self.max_players}))")
             return
         if self.listed_strides(action) is None:
@@ -291,7 +291,7 @@ class ActionGenerator(TextGenerator):
         args = [f"a{i}" for i in range(len(action.params))]
         loops = [f"for {a} in range({base}, {base + count})"
                  for a, (base, count) in zip(args, self.arg_sizes(action), strict=True)]
-        made = f"rt.Listed({kind}, actor, ({''.join(a + ', ' for a in args)}), {text})"
+        made = f"Listed({kind}, actor, ({''.join(a + ', ' for a in args)}), {text})"
         if len(args) > 1:
             # a row per value of the arguments before the last: the listing looks the row
             # up once, outside its innermost loop, and indexes it by the last argument alone
@@ -345,7 +345,7 @@ class ActionGenerator(TextGenerator):
         w.line(f"key = ({''.join(a + ', ' for a in args)})")
         w.line("action = listed.get(key)")
         with w.block("if action is None:"):
-            w.line(f"action = listed[key] = rt.Listed(K_{upper(action.name)}, actor, key, "
+            w.line(f"action = listed[key] = Listed(K_{upper(action.name)}, actor, key, "
                    f"text_{action.name})")
         w.line("out.append(action)")
 

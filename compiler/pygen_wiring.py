@@ -21,6 +21,7 @@ class WiringGenerator(RuleGenerator):
         w.line()
         w.line()
         w.line("State.GAME = " + repr(m.name))
+        w.line("State.LISTED = Listed")
         w.line("State.PLAYER_NAMES = PLAYER_NAMES")
         if m.seat_names:
             w.line("State.SEAT_NAMES = SEAT_NAMES")

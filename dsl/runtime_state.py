@@ -21,6 +21,9 @@ class StateCore:
 
     # Filled in by the generated module.
     GAME: ClassVar[str] = ""
+    # the actions the game's own listings make (its module's Listed): only these skip the
+    # check of their shape in apply_action; another game's Listed is checked like any action
+    LISTED: ClassVar[type[Listed]] = Listed
     PLAYER_NAMES: ClassVar[tuple[str, ...]] = ()
     # `names 2: N, S; 4: N, E, S, W`: the seats of each count (empty: every count seats the
     # first PLAYER_NAMES). Generated tables are written against PLAYER_NAMES, the seats of
@@ -196,7 +199,7 @@ class StateCore:
         if self.result is not None:
             raise IllegalAction("the game is over")
         phase = self.phase
-        if type(action) is Listed and action.actor == self.actor:
+        if type(action) is self.LISTED and action.actor == self.actor:
             ply = self.PLY[phase]
             if ply is not None and ply(self, action):
                 return

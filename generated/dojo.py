@@ -14,6 +14,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = ('turn_start', 'main', 'assign')
 E_KIND_NAMES: Final = ('creature', 'item', 'facedown_item', 'attachment', 'location', 'homeland')
@@ -2036,7 +2044,7 @@ def text_play_creature(
 
 
 LISTED_PLAY_CREATURE: Final = tuple(
-    tuple(rt.Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 294))
+    tuple(Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2199,7 +2207,7 @@ def text_play_item(
 
 
 LISTED_PLAY_ITEM: Final = tuple(
-    tuple(rt.Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 294))
+    tuple(Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2440,7 +2448,7 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                 key = (v_c_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
+                    action = listed[key] = Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
                 out.append(action)
             else:
                 if (v_c_again or v_t_again) and seen is not None and (v_c_arg, v_t_arg, ) in seen:
@@ -2461,12 +2469,7 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                     key = (v_c_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
-                            K_PLAY_ITEM_ON,
-                            actor,
-                            key,
-                            text_play_item_on,
-                        )
+                        action = listed[key] = Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
                     out.append(action)
 
 
@@ -2514,7 +2517,7 @@ def text_set_facedown(
 
 
 LISTED_SET_FACEDOWN: Final = tuple(
-    tuple(rt.Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 294))
+    tuple(Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2748,7 +2751,7 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_a_arg, v_c_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
+                    action = listed[key] = Listed(K_ATTACH, actor, key, text_attach)
                 out.append(action)
             else:
                 if (v_a_again or v_c_again) and seen is not None and (v_a_arg, v_c_arg, ) in seen:
@@ -2769,7 +2772,7 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_a_arg, v_c_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
+                        action = listed[key] = Listed(K_ATTACH, actor, key, text_attach)
                     out.append(action)
 
 
@@ -2817,7 +2820,7 @@ def text_play_location(
 
 
 LISTED_PLAY_LOCATION: Final = tuple(
-    tuple(rt.Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 294))
+    tuple(Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2968,7 +2971,7 @@ def text_primary_attack(
 
 
 LISTED_PRIMARY_ATTACK: Final = tuple(
-    tuple(rt.Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 245))
+    tuple(Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 245))
     for actor in range(2)
 )
 
@@ -3114,10 +3117,7 @@ def text_secondary_attack(
 
 
 LISTED_SECONDARY_ATTACK: Final = tuple(
-    tuple(
-        rt.Listed(K_SECONDARY_ATTACK, actor, (a0, ), text_secondary_attack)
-        for a0 in range(0, 245)
-    )
+    tuple(Listed(K_SECONDARY_ATTACK, actor, (a0, ), text_secondary_attack) for a0 in range(0, 245))
     for actor in range(2)
 )
 
@@ -3264,7 +3264,7 @@ def text_power_attack(
 
 
 LISTED_POWER_ATTACK: Final = tuple(
-    tuple(rt.Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 245))
+    tuple(Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 245))
     for actor in range(2)
 )
 
@@ -3409,7 +3409,7 @@ def text_bank(
     return PLAYER_NAMES[actor] + ' banks 3 CU'
 
 
-LISTED_BANK: Final = tuple(rt.Listed(K_BANK, actor, (), text_bank) for actor in range(2))
+LISTED_BANK: Final = tuple(Listed(K_BANK, actor, (), text_bank) for actor in range(2))
 
 
 # rulebooks/dojo/dojo.rules:604
@@ -3458,7 +3458,7 @@ def text_draw_card(
 
 
 LISTED_DRAW_CARD: Final = tuple(
-    rt.Listed(K_DRAW_CARD, actor, (), text_draw_card)
+    Listed(K_DRAW_CARD, actor, (), text_draw_card)
     for actor in range(2)
 )
 
@@ -3513,10 +3513,7 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(
-    rt.Listed(K_END_TURN, actor, (), text_end_turn)
-    for actor in range(2)
-)
+LISTED_END_TURN: Final = tuple(Listed(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
 
 
 # rulebooks/dojo/dojo.rules:618
@@ -3701,7 +3698,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_t_arg, v_n, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
+                    action = listed[key] = Listed(K_STRIKE, actor, key, text_strike)
                 out.append(action)
             else:
                 if v_t_again and seen is not None and (v_t_arg, v_n, ) in seen:
@@ -3722,7 +3719,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_t_arg, v_n, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
+                        action = listed[key] = Listed(K_STRIKE, actor, key, text_strike)
                     out.append(action)
 
 
@@ -3797,6 +3794,7 @@ def ply_assign(s: State, a: Action) -> bool:
 
 
 State.GAME = 'dojo'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

@@ -13,6 +13,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'choose_warlord',
@@ -763,7 +771,7 @@ def text_choose(
 
 
 LISTED_CHOOSE: Final = tuple(
-    tuple(rt.Listed(K_CHOOSE, actor, (a0, ), text_choose) for a0 in range(0, 4))
+    tuple(Listed(K_CHOOSE, actor, (a0, ), text_choose) for a0 in range(0, 4))
     for actor in range(2)
 )
 
@@ -872,7 +880,7 @@ def text_place(
 
 LISTED_PLACE: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_PLACE, actor, (a0, a1, ), text_place) for a1 in range(0, 5))
+        tuple(Listed(K_PLACE, actor, (a0, a1, ), text_place) for a1 in range(0, 5))
         for a0 in range(0, 90)
     )
     for actor in range(2)
@@ -1077,7 +1085,7 @@ def text_play_warlord(
 
 
 LISTED_PLAY_WARLORD: Final = tuple(
-    tuple(rt.Listed(K_PLAY_WARLORD, actor, (a0, ), text_play_warlord) for a0 in range(0, 5))
+    tuple(Listed(K_PLAY_WARLORD, actor, (a0, ), text_play_warlord) for a0 in range(0, 5))
     for actor in range(2)
 )
 
@@ -1128,7 +1136,7 @@ def text_hold(
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
-LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
+LISTED_HOLD: Final = tuple(Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:374
@@ -1232,7 +1240,7 @@ def text_keep(
 
 
 LISTED_KEEP: Final = tuple(
-    tuple(rt.Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 90))
+    tuple(Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 90))
     for actor in range(2)
 )
 
@@ -1382,7 +1390,7 @@ def text_discard(
 
 
 LISTED_DISCARD: Final = tuple(
-    tuple(rt.Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 90))
+    tuple(Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 90))
     for actor in range(2)
 )
 
@@ -1502,7 +1510,7 @@ def text_pass(
     return PLAYER_NAMES[actor] + ' passes'
 
 
-LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
+LISTED_PASS: Final = tuple(Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:413
@@ -1622,6 +1630,7 @@ def enter_resolution(s: State) -> None:
 
 
 State.GAME = 'dynasties'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

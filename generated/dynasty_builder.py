@@ -13,6 +13,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'found_capital',
@@ -3238,7 +3246,7 @@ def text_capital(
 
 
 LISTED_CAPITAL: Final = tuple(
-    tuple(rt.Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 108))
+    tuple(Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3344,7 +3352,7 @@ def text_first_unit(
 
 
 LISTED_FIRST_UNIT: Final = tuple(
-    tuple(rt.Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 108))
+    tuple(Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3536,7 +3544,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_LEAVE_SITE, actor, key, text_leave_site)
+                        action = listed[key] = Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
@@ -3557,12 +3565,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                         key = (v_from, v_u_arg, v_to, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(
-                                K_LEAVE_SITE,
-                                actor,
-                                key,
-                                text_leave_site,
-                            )
+                            action = listed[key] = Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                         out.append(action)
 
 
@@ -3648,7 +3651,7 @@ def text_build_house(
 
 
 LISTED_BUILD_HOUSE: Final = tuple(
-    tuple(rt.Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 108))
+    tuple(Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3755,7 +3758,7 @@ def text_to_token(
 
 
 LISTED_TO_TOKEN: Final = tuple(
-    tuple(rt.Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 108))
+    tuple(Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3819,7 +3822,7 @@ def text_to_house(
 
 
 LISTED_TO_HOUSE: Final = tuple(
-    tuple(rt.Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 108))
+    tuple(Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3889,7 +3892,7 @@ def text_demolish(
 
 
 LISTED_DEMOLISH: Final = tuple(
-    tuple(rt.Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 108))
+    tuple(Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -3955,7 +3958,7 @@ def text_found_city(
 
 
 LISTED_FOUND_CITY: Final = tuple(
-    tuple(rt.Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 108))
+    tuple(Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -4047,7 +4050,7 @@ def text_build_bridge(
 
 
 LISTED_BUILD_BRIDGE: Final = tuple(
-    tuple(rt.Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 108))
+    tuple(Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -4145,7 +4148,7 @@ def text_end_build(
 
 
 LISTED_END_BUILD: Final = tuple(
-    rt.Listed(K_END_BUILD, actor, (), text_end_build)
+    Listed(K_END_BUILD, actor, (), text_end_build)
     for actor in range(2)
 )
 
@@ -4340,7 +4343,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                        action = listed[key] = Listed(K_STEP, actor, key, text_step)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
@@ -4361,7 +4364,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         key = (v_from, v_u_arg, v_to, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                            action = listed[key] = Listed(K_STEP, actor, key, text_step)
                         out.append(action)
 
 
@@ -4600,7 +4603,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_from, v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                        action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
@@ -4621,7 +4624,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                         key = (v_from, v_u_arg, v_at, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                            action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                         out.append(action)
 
 
@@ -4681,7 +4684,7 @@ def text_end_march(
 
 
 LISTED_END_MARCH: Final = tuple(
-    rt.Listed(K_END_MARCH, actor, (), text_end_march)
+    Listed(K_END_MARCH, actor, (), text_end_march)
     for actor in range(2)
 )
 
@@ -4779,7 +4782,7 @@ def text_support(
 
 LISTED_SUPPORT: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_SUPPORT, actor, (a0, a1, ), text_support) for a1 in range(0, 8))
+        tuple(Listed(K_SUPPORT, actor, (a0, a1, ), text_support) for a1 in range(0, 8))
         for a0 in range(0, 108)
     )
     for actor in range(2)
@@ -4900,7 +4903,7 @@ def text_end_muster(
 
 
 LISTED_END_MUSTER: Final = tuple(
-    rt.Listed(K_END_MUSTER, actor, (), text_end_muster)
+    Listed(K_END_MUSTER, actor, (), text_end_muster)
     for actor in range(2)
 )
 
@@ -4979,7 +4982,7 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
+LISTED_EVADE: Final = tuple(Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -5036,7 +5039,7 @@ def text_retaliate(
 
 
 LISTED_RETALIATE: Final = tuple(
-    rt.Listed(K_RETALIATE, actor, (), text_retaliate)
+    Listed(K_RETALIATE, actor, (), text_retaliate)
     for actor in range(2)
 )
 
@@ -5143,10 +5146,7 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-LISTED_BACK_OFF: Final = tuple(
-    rt.Listed(K_BACK_OFF, actor, (), text_back_off)
-    for actor in range(2)
-)
+LISTED_BACK_OFF: Final = tuple(Listed(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:860
@@ -5185,7 +5185,7 @@ def text_try_again(
 
 
 LISTED_TRY_AGAIN: Final = tuple(
-    rt.Listed(K_TRY_AGAIN, actor, (), text_try_again)
+    Listed(K_TRY_AGAIN, actor, (), text_try_again)
     for actor in range(2)
 )
 
@@ -5347,7 +5347,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_c, v_k, v_h, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_RECRUIT, actor, key, text_recruit)
+                    action = listed[key] = Listed(K_RECRUIT, actor, key, text_recruit)
                 out.append(action)
 
 
@@ -5381,7 +5381,7 @@ def text_enlist(
 
 LISTED_ENLIST: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 108))
+        tuple(Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 108))
         for a0 in range(0, 4)
     )
     for actor in range(2)
@@ -5476,7 +5476,7 @@ def text_raise_city(
 
 
 LISTED_RAISE_CITY: Final = tuple(
-    tuple(rt.Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 108))
+    tuple(Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 108))
     for actor in range(2)
 )
 
@@ -5573,7 +5573,7 @@ def text_end_recruit(
 
 
 LISTED_END_RECRUIT: Final = tuple(
-    rt.Listed(K_END_RECRUIT, actor, (), text_end_recruit)
+    Listed(K_END_RECRUIT, actor, (), text_end_recruit)
     for actor in range(2)
 )
 
@@ -5658,7 +5658,7 @@ def text_dismiss(
 
 LISTED_DISMISS: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_DISMISS, actor, (a0, a1, ), text_dismiss) for a1 in range(0, 8))
+        tuple(Listed(K_DISMISS, actor, (a0, a1, ), text_dismiss) for a1 in range(0, 8))
         for a0 in range(0, 108)
     )
     for actor in range(2)
@@ -5780,10 +5780,7 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(
-    rt.Listed(K_END_TURN, actor, (), text_end_turn)
-    for actor in range(2)
-)
+LISTED_END_TURN: Final = tuple(Listed(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:925
@@ -5851,6 +5848,7 @@ def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) ->
 
 
 State.GAME = 'dynasty_builder'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

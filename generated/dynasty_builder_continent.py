@@ -13,6 +13,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'found_capital',
@@ -6306,7 +6314,7 @@ def text_capital(
 
 
 LISTED_CAPITAL: Final = tuple(
-    tuple(rt.Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 220))
+    tuple(Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -6412,7 +6420,7 @@ def text_first_unit(
 
 
 LISTED_FIRST_UNIT: Final = tuple(
-    tuple(rt.Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 220))
+    tuple(Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -6604,7 +6612,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_LEAVE_SITE, actor, key, text_leave_site)
+                        action = listed[key] = Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
@@ -6625,12 +6633,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                         key = (v_from, v_u_arg, v_to, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(
-                                K_LEAVE_SITE,
-                                actor,
-                                key,
-                                text_leave_site,
-                            )
+                            action = listed[key] = Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                         out.append(action)
 
 
@@ -6716,7 +6719,7 @@ def text_build_house(
 
 
 LISTED_BUILD_HOUSE: Final = tuple(
-    tuple(rt.Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 220))
+    tuple(Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -6823,7 +6826,7 @@ def text_to_token(
 
 
 LISTED_TO_TOKEN: Final = tuple(
-    tuple(rt.Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 220))
+    tuple(Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -6887,7 +6890,7 @@ def text_to_house(
 
 
 LISTED_TO_HOUSE: Final = tuple(
-    tuple(rt.Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 220))
+    tuple(Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -6957,7 +6960,7 @@ def text_demolish(
 
 
 LISTED_DEMOLISH: Final = tuple(
-    tuple(rt.Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 220))
+    tuple(Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -7023,7 +7026,7 @@ def text_found_city(
 
 
 LISTED_FOUND_CITY: Final = tuple(
-    tuple(rt.Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 220))
+    tuple(Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -7115,7 +7118,7 @@ def text_build_bridge(
 
 
 LISTED_BUILD_BRIDGE: Final = tuple(
-    tuple(rt.Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 220))
+    tuple(Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -7213,7 +7216,7 @@ def text_end_build(
 
 
 LISTED_END_BUILD: Final = tuple(
-    rt.Listed(K_END_BUILD, actor, (), text_end_build)
+    Listed(K_END_BUILD, actor, (), text_end_build)
     for actor in range(2)
 )
 
@@ -7408,7 +7411,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                        action = listed[key] = Listed(K_STEP, actor, key, text_step)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
@@ -7429,7 +7432,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         key = (v_from, v_u_arg, v_to, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                            action = listed[key] = Listed(K_STEP, actor, key, text_step)
                         out.append(action)
 
 
@@ -7668,7 +7671,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_from, v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                        action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
                 else:
                     if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
@@ -7689,7 +7692,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                         key = (v_from, v_u_arg, v_at, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                            action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                         out.append(action)
 
 
@@ -7749,7 +7752,7 @@ def text_end_march(
 
 
 LISTED_END_MARCH: Final = tuple(
-    rt.Listed(K_END_MARCH, actor, (), text_end_march)
+    Listed(K_END_MARCH, actor, (), text_end_march)
     for actor in range(2)
 )
 
@@ -7908,7 +7911,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_from, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_SUPPORT, actor, key, text_support)
+                    action = listed[key] = Listed(K_SUPPORT, actor, key, text_support)
                 out.append(action)
 
 
@@ -7965,7 +7968,7 @@ def text_end_muster(
 
 
 LISTED_END_MUSTER: Final = tuple(
-    rt.Listed(K_END_MUSTER, actor, (), text_end_muster)
+    Listed(K_END_MUSTER, actor, (), text_end_muster)
     for actor in range(2)
 )
 
@@ -8044,7 +8047,7 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
+LISTED_EVADE: Final = tuple(Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -8101,7 +8104,7 @@ def text_retaliate(
 
 
 LISTED_RETALIATE: Final = tuple(
-    rt.Listed(K_RETALIATE, actor, (), text_retaliate)
+    Listed(K_RETALIATE, actor, (), text_retaliate)
     for actor in range(2)
 )
 
@@ -8208,10 +8211,7 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-LISTED_BACK_OFF: Final = tuple(
-    rt.Listed(K_BACK_OFF, actor, (), text_back_off)
-    for actor in range(2)
-)
+LISTED_BACK_OFF: Final = tuple(Listed(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:860
@@ -8250,7 +8250,7 @@ def text_try_again(
 
 
 LISTED_TRY_AGAIN: Final = tuple(
-    rt.Listed(K_TRY_AGAIN, actor, (), text_try_again)
+    Listed(K_TRY_AGAIN, actor, (), text_try_again)
     for actor in range(2)
 )
 
@@ -8412,7 +8412,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_c, v_k, v_h, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_RECRUIT, actor, key, text_recruit)
+                    action = listed[key] = Listed(K_RECRUIT, actor, key, text_recruit)
                 out.append(action)
 
 
@@ -8446,7 +8446,7 @@ def text_enlist(
 
 LISTED_ENLIST: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 220))
+        tuple(Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 220))
         for a0 in range(0, 4)
     )
     for actor in range(2)
@@ -8541,7 +8541,7 @@ def text_raise_city(
 
 
 LISTED_RAISE_CITY: Final = tuple(
-    tuple(rt.Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 220))
+    tuple(Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 220))
     for actor in range(2)
 )
 
@@ -8638,7 +8638,7 @@ def text_end_recruit(
 
 
 LISTED_END_RECRUIT: Final = tuple(
-    rt.Listed(K_END_RECRUIT, actor, (), text_end_recruit)
+    Listed(K_END_RECRUIT, actor, (), text_end_recruit)
     for actor in range(2)
 )
 
@@ -8769,7 +8769,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_h, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_DISMISS, actor, key, text_dismiss)
+                    action = listed[key] = Listed(K_DISMISS, actor, key, text_dismiss)
                 out.append(action)
             else:
                 if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
@@ -8790,7 +8790,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_h, v_u_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_DISMISS, actor, key, text_dismiss)
+                        action = listed[key] = Listed(K_DISMISS, actor, key, text_dismiss)
                     out.append(action)
 
 
@@ -8846,10 +8846,7 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(
-    rt.Listed(K_END_TURN, actor, (), text_end_turn)
-    for actor in range(2)
-)
+LISTED_END_TURN: Final = tuple(Listed(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:925
@@ -8917,6 +8914,7 @@ def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) ->
 
 
 State.GAME = 'dynasty_builder_continent'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

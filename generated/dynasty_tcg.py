@@ -14,6 +14,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B', 'C', 'D', 'E', 'F')
 PHASES: Final = (
     'mulligan',
@@ -3683,7 +3691,7 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 990))
+    tuple(Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -3787,7 +3795,7 @@ def text_keep_hand(
 
 
 LISTED_KEEP_HAND: Final = tuple(
-    rt.Listed(K_KEEP_HAND, actor, (), text_keep_hand)
+    Listed(K_KEEP_HAND, actor, (), text_keep_hand)
     for actor in range(6)
 )
 
@@ -4027,7 +4035,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 key = (v_u_arg, v_at, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_PLAY_UNIT, actor, key, text_play_unit)
+                    action = listed[key] = Listed(K_PLAY_UNIT, actor, key, text_play_unit)
                 out.append(action)
             else:
                 if v_u_again and seen is not None and (v_u_arg, v_at, ) in seen:
@@ -4048,7 +4056,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     key = (v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_PLAY_UNIT, actor, key, text_play_unit)
+                        action = listed[key] = Listed(K_PLAY_UNIT, actor, key, text_play_unit)
                     out.append(action)
 
 
@@ -4192,7 +4200,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                     key = (v_u_arg, v_q, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
+                        action = listed[key] = Listed(
                             K_PLAY_UNIT_FOR,
                             actor,
                             key,
@@ -4218,7 +4226,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         key = (v_u_arg, v_q, v_at, )
                         action = listed.get(key)
                         if action is None:
-                            action = listed[key] = rt.Listed(
+                            action = listed[key] = Listed(
                                 K_PLAY_UNIT_FOR,
                                 actor,
                                 key,
@@ -4292,7 +4300,7 @@ def text_face(
 
 
 LISTED_FACE: Final = tuple(
-    tuple(rt.Listed(K_FACE, actor, (a0, ), text_face) for a0 in range(0, 6))
+    tuple(Listed(K_FACE, actor, (a0, ), text_face) for a0 in range(0, 6))
     for actor in range(6)
 )
 
@@ -4435,7 +4443,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_i_arg, v_at, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                    action = listed[key] = Listed(K_EQUIP, actor, key, text_equip)
                 out.append(action)
             else:
                 if v_i_again and seen is not None and (v_i_arg, v_at, ) in seen:
@@ -4456,7 +4464,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_i_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                        action = listed[key] = Listed(K_EQUIP, actor, key, text_equip)
                     out.append(action)
 
 
@@ -4519,7 +4527,7 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 990))
+    tuple(Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -4754,7 +4762,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                 key = (v_o_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                    action = listed[key] = Listed(K_ORDER_ON, actor, key, text_order_on)
                 out.append(action)
             else:
                 if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
@@ -4775,7 +4783,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     key = (v_o_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                        action = listed[key] = Listed(K_ORDER_ON, actor, key, text_order_on)
                     out.append(action)
 
 
@@ -4825,7 +4833,7 @@ def text_move_unit(
 
 LISTED_MOVE_UNIT: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit) for a1 in range(0, 15))
+        tuple(Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
     for actor in range(6)
@@ -4918,7 +4926,7 @@ def text_retreat(
 
 
 LISTED_RETREAT: Final = tuple(
-    tuple(rt.Listed(K_RETREAT, actor, (a0, ), text_retreat) for a0 in range(0, 15))
+    tuple(Listed(K_RETREAT, actor, (a0, ), text_retreat) for a0 in range(0, 15))
     for actor in range(6)
 )
 
@@ -5006,7 +5014,7 @@ def text_attack(
 
 LISTED_ATTACK: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack) for a1 in range(0, 15))
+        tuple(Listed(K_ATTACK, actor, (a0, a1, ), text_attack) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
     for actor in range(6)
@@ -5130,7 +5138,7 @@ def text_unite(
 
 LISTED_UNITE: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite) for a1 in range(0, 15))
+        tuple(Listed(K_UNITE, actor, (a0, a1, ), text_unite) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
     for actor in range(6)
@@ -5374,7 +5382,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 key = (v_at, v_b_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_LEVEL_UP, actor, key, text_level_up)
+                    action = listed[key] = Listed(K_LEVEL_UP, actor, key, text_level_up)
                 out.append(action)
             else:
                 if v_b_again and seen is not None and (v_at, v_b_arg, ) in seen:
@@ -5395,7 +5403,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     key = (v_at, v_b_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_LEVEL_UP, actor, key, text_level_up)
+                        action = listed[key] = Listed(K_LEVEL_UP, actor, key, text_level_up)
                     out.append(action)
 
 
@@ -5473,7 +5481,7 @@ def text_attack_own(
 
 LISTED_ATTACK_OWN: Final = tuple(
     tuple(
-        tuple(rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own) for a1 in range(0, 15))
+        tuple(Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
     for actor in range(6)
@@ -5583,7 +5591,7 @@ def text_strike(
 
 
 LISTED_STRIKE: Final = tuple(
-    tuple(rt.Listed(K_STRIKE, actor, (a0, ), text_strike) for a0 in range(0, 15))
+    tuple(Listed(K_STRIKE, actor, (a0, ), text_strike) for a0 in range(0, 15))
     for actor in range(6)
 )
 
@@ -5684,7 +5692,7 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 990))
+    tuple(Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -5787,7 +5795,7 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 990))
+    tuple(Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -5950,7 +5958,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                 key = (v_q, v_c_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_BRING_FROM, actor, key, text_bring_from)
+                    action = listed[key] = Listed(K_BRING_FROM, actor, key, text_bring_from)
                 out.append(action)
             else:
                 if v_c_again and seen is not None and (v_q, v_c_arg, ) in seen:
@@ -5971,7 +5979,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     key = (v_q, v_c_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_BRING_FROM, actor, key, text_bring_from)
+                        action = listed[key] = Listed(K_BRING_FROM, actor, key, text_bring_from)
                     out.append(action)
 
 
@@ -6024,7 +6032,7 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 990))
+    tuple(Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6131,7 +6139,7 @@ def text_end_phase(
 
 
 LISTED_END_PHASE: Final = tuple(
-    rt.Listed(K_END_PHASE, actor, (), text_end_phase)
+    Listed(K_END_PHASE, actor, (), text_end_phase)
     for actor in range(6)
 )
 
@@ -6205,7 +6213,7 @@ def text_reinforce(
 
 
 LISTED_REINFORCE: Final = tuple(
-    rt.Listed(K_REINFORCE, actor, (), text_reinforce)
+    Listed(K_REINFORCE, actor, (), text_reinforce)
     for actor in range(6)
 )
 
@@ -6259,7 +6267,7 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 990))
+    tuple(Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6482,7 +6490,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                 key = (v_o_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                    action = listed[key] = Listed(K_REACT_ON, actor, key, text_react_on)
                 out.append(action)
             else:
                 if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
@@ -6503,7 +6511,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     key = (v_o_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                        action = listed[key] = Listed(K_REACT_ON, actor, key, text_react_on)
                     out.append(action)
 
 
@@ -6552,7 +6560,7 @@ def text_retreat_in_defence(
 
 LISTED_RETREAT_IN_DEFENCE: Final = tuple(
     tuple(
-        rt.Listed(K_RETREAT_IN_DEFENCE, actor, (a0, ), text_retreat_in_defence)
+        Listed(K_RETREAT_IN_DEFENCE, actor, (a0, ), text_retreat_in_defence)
         for a0 in range(0, 15)
     )
     for actor in range(6)
@@ -6617,10 +6625,7 @@ def text_let_land(
     return PLAYER_NAMES[actor] + ' lets the attack land'
 
 
-LISTED_LET_LAND: Final = tuple(
-    rt.Listed(K_LET_LAND, actor, (), text_let_land)
-    for actor in range(6)
-)
+LISTED_LET_LAND: Final = tuple(Listed(K_LET_LAND, actor, (), text_let_land) for actor in range(6))
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
@@ -6680,7 +6685,7 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 990))
+    tuple(Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6903,7 +6908,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                 key = (v_o_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                    action = listed[key] = Listed(K_ANSWER_ON, actor, key, text_answer_on)
                 out.append(action)
             else:
                 if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
@@ -6924,7 +6929,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     key = (v_o_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                        action = listed[key] = Listed(K_ANSWER_ON, actor, key, text_answer_on)
                     out.append(action)
 
 
@@ -6971,7 +6976,7 @@ def text_close_window(
 
 
 LISTED_CLOSE_WINDOW: Final = tuple(
-    rt.Listed(K_CLOSE_WINDOW, actor, (), text_close_window)
+    Listed(K_CLOSE_WINDOW, actor, (), text_close_window)
     for actor in range(6)
 )
 
@@ -7031,7 +7036,7 @@ def text_reply(
 
 
 LISTED_REPLY: Final = tuple(
-    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 990))
+    tuple(Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -7254,7 +7259,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                 key = (v_o_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                    action = listed[key] = Listed(K_REPLY_ON, actor, key, text_reply_on)
                 out.append(action)
             else:
                 if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
@@ -7275,7 +7280,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     key = (v_o_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                        action = listed[key] = Listed(K_REPLY_ON, actor, key, text_reply_on)
                     out.append(action)
 
 
@@ -7322,7 +7327,7 @@ def text_end_reply(
 
 
 LISTED_END_REPLY: Final = tuple(
-    rt.Listed(K_END_REPLY, actor, (), text_end_reply)
+    Listed(K_END_REPLY, actor, (), text_end_reply)
     for actor in range(6)
 )
 
@@ -7396,7 +7401,7 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 990))
+    tuple(Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -7512,7 +7517,7 @@ def text_let_items_go(
 
 
 LISTED_LET_ITEMS_GO: Final = tuple(
-    rt.Listed(K_LET_ITEMS_GO, actor, (), text_let_items_go)
+    Listed(K_LET_ITEMS_GO, actor, (), text_let_items_go)
     for actor in range(6)
 )
 
@@ -7551,6 +7556,7 @@ def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: boo
 
 
 State.GAME = 'dynasty_tcg'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

@@ -14,6 +14,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'mulligan',
@@ -4685,7 +4693,7 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 528))
+    tuple(Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -4791,7 +4799,7 @@ def text_keep_hand(
 
 
 LISTED_KEEP_HAND: Final = tuple(
-    rt.Listed(K_KEEP_HAND, actor, (), text_keep_hand)
+    Listed(K_KEEP_HAND, actor, (), text_keep_hand)
     for actor in range(2)
 )
 
@@ -4925,7 +4933,7 @@ def text_charge_mana(
 
 
 LISTED_CHARGE_MANA: Final = tuple(
-    rt.Listed(K_CHARGE_MANA, actor, (), text_charge_mana)
+    Listed(K_CHARGE_MANA, actor, (), text_charge_mana)
     for actor in range(2)
 )
 
@@ -4968,7 +4976,7 @@ def text_skip_charge(
 
 
 LISTED_SKIP_CHARGE: Final = tuple(
-    rt.Listed(K_SKIP_CHARGE, actor, (), text_skip_charge)
+    Listed(K_SKIP_CHARGE, actor, (), text_skip_charge)
     for actor in range(2)
 )
 
@@ -5051,7 +5059,7 @@ def text_recover(
 
 
 LISTED_RECOVER: Final = tuple(
-    tuple(rt.Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 528))
+    tuple(Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5189,7 +5197,7 @@ def text_normal_call(
 
 
 LISTED_NORMAL_CALL: Final = tuple(
-    tuple(rt.Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 528))
+    tuple(Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5347,7 +5355,7 @@ def text_superior_call(
 
 
 LISTED_SUPERIOR_CALL: Final = tuple(
-    tuple(rt.Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 528))
+    tuple(Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5487,7 +5495,7 @@ def text_cast(
 
 
 LISTED_CAST: Final = tuple(
-    tuple(rt.Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 528))
+    tuple(Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5729,7 +5737,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
+                    action = listed[key] = Listed(K_CAST_AT, actor, key, text_cast_at)
                 out.append(action)
             else:
                 if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
@@ -5750,7 +5758,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_s_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
+                        action = listed[key] = Listed(K_CAST_AT, actor, key, text_cast_at)
                     out.append(action)
 
 
@@ -5798,7 +5806,7 @@ def text_set_spell(
 
 
 LISTED_SET_SPELL: Final = tuple(
-    tuple(rt.Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 528))
+    tuple(Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5928,7 +5936,7 @@ def text_activate_spell(
 
 
 LISTED_ACTIVATE_SPELL: Final = tuple(
-    tuple(rt.Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 528))
+    tuple(Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -6125,7 +6133,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(
+                    action = listed[key] = Listed(
                         K_ACTIVATE_SPELL_AT,
                         actor,
                         key,
@@ -6151,7 +6159,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     key = (v_s_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
+                        action = listed[key] = Listed(
                             K_ACTIVATE_SPELL_AT,
                             actor,
                             key,
@@ -6204,7 +6212,7 @@ def text_use_ability(
 
 
 LISTED_USE_ABILITY: Final = tuple(
-    tuple(rt.Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 528))
+    tuple(Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -6401,12 +6409,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(
-                        K_USE_ABILITY_AT,
-                        actor,
-                        key,
-                        text_use_ability_at,
-                    )
+                    action = listed[key] = Listed(K_USE_ABILITY_AT, actor, key, text_use_ability_at)
                 out.append(action)
             else:
                 if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
@@ -6427,7 +6430,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     key = (v_u_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
+                        action = listed[key] = Listed(
                             K_USE_ABILITY_AT,
                             actor,
                             key,
@@ -6480,7 +6483,7 @@ def text_to_stock(
 
 
 LISTED_TO_STOCK: Final = tuple(
-    tuple(rt.Listed(K_TO_STOCK, actor, (a0, ), text_to_stock) for a0 in range(0, 264))
+    tuple(Listed(K_TO_STOCK, actor, (a0, ), text_to_stock) for a0 in range(0, 264))
     for actor in range(2)
 )
 
@@ -6594,7 +6597,7 @@ def text_from_stock(
 
 
 LISTED_FROM_STOCK: Final = tuple(
-    tuple(rt.Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 528))
+    tuple(Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -6706,7 +6709,7 @@ def text_awaken(
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
-LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
+LISTED_AWAKEN: Final = tuple(Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1107
@@ -6782,7 +6785,7 @@ def text_deploy_ruler(
 
 
 LISTED_DEPLOY_RULER: Final = tuple(
-    rt.Listed(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
+    Listed(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
     for actor in range(2)
 )
 
@@ -6835,10 +6838,7 @@ def text_end_main(
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
-LISTED_END_MAIN: Final = tuple(
-    rt.Listed(K_END_MAIN, actor, (), text_end_main)
-    for actor in range(2)
-)
+LISTED_END_MAIN: Final = tuple(Listed(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1127
@@ -7025,7 +7025,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                    action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                 out.append(action)
             else:
                 if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
@@ -7046,7 +7046,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     key = (v_u_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                        action = listed[key] = Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
 
 
@@ -7154,7 +7154,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(
+                    action = listed[key] = Listed(
                         K_ATTACK_RECOVERY,
                         actor,
                         key,
@@ -7180,7 +7180,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     key = (v_u_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
+                        action = listed[key] = Listed(
                             K_ATTACK_RECOVERY,
                             actor,
                             key,
@@ -7233,7 +7233,7 @@ def text_attack_kingdom(
 
 
 LISTED_ATTACK_KINGDOM: Final = tuple(
-    tuple(rt.Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 528))
+    tuple(Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7346,7 +7346,7 @@ def text_end_battle(
 
 
 LISTED_END_BATTLE: Final = tuple(
-    rt.Listed(K_END_BATTLE, actor, (), text_end_battle)
+    Listed(K_END_BATTLE, actor, (), text_end_battle)
     for actor in range(2)
 )
 
@@ -7474,7 +7474,7 @@ def text_chain_quick(
 
 
 LISTED_CHAIN_QUICK: Final = tuple(
-    tuple(rt.Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 528))
+    tuple(Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7717,12 +7717,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(
-                        K_CHAIN_QUICK_AT,
-                        actor,
-                        key,
-                        text_chain_quick_at,
-                    )
+                    action = listed[key] = Listed(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at)
                 out.append(action)
             else:
                 if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
@@ -7743,7 +7738,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     key = (v_s_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
+                        action = listed[key] = Listed(
                             K_CHAIN_QUICK_AT,
                             actor,
                             key,
@@ -7796,7 +7791,7 @@ def text_chain_set(
 
 
 LISTED_CHAIN_SET: Final = tuple(
-    tuple(rt.Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 528))
+    tuple(Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7991,7 +7986,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = rt.Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
+                    action = listed[key] = Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
                 out.append(action)
             else:
                 if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
@@ -8012,12 +8007,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     key = (v_s_arg, v_t_arg, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = rt.Listed(
-                            K_CHAIN_SET_AT,
-                            actor,
-                            key,
-                            text_chain_set_at,
-                        )
+                        action = listed[key] = Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
                     out.append(action)
 
 
@@ -8064,7 +8054,7 @@ def text_pass_chain(
 
 
 LISTED_PASS_CHAIN: Final = tuple(
-    rt.Listed(K_PASS_CHAIN, actor, (), text_pass_chain)
+    Listed(K_PASS_CHAIN, actor, (), text_pass_chain)
     for actor in range(2)
 )
 
@@ -8135,7 +8125,7 @@ def text_resolve_next(
 
 
 LISTED_RESOLVE_NEXT: Final = tuple(
-    tuple(rt.Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 528))
+    tuple(Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -8251,6 +8241,7 @@ def ply_resolve_chain(s: State, a: Action) -> bool:
 
 
 State.GAME = 'rulers_gambit'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER

@@ -497,6 +497,36 @@ def test_malformed_actions_raise_illegal_action(name: str) -> None:
         pytest.fail("; ".join(wrong), pytrace=False)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_another_games_actions_are_checked_like_any(name: str) -> None:
+    """The actions another game's listings made are no shortcut into this one: each is refused
+    with IllegalAction and changes nothing, or is one of this game's legal actions (actions
+    compare by kind, actor and arguments). apply_action trusts the shape of its own game's
+    listed actions only (State.LISTED)."""
+    game = load(name)
+    wrong = []
+    for other in GAMES:
+        if other == name:
+            continue
+        foreign = load(other).new_game(seed=2)
+        for seed in range(3):
+            state = game.new_game(seed=seed)
+            before = state.to_json()
+            legal = set(state.legal_actions())
+            for action in foreign.legal_actions()[:40]:
+                try:
+                    state.clone().apply_action(action)
+                    if action not in legal:
+                        wrong.append(f"{other}'s '{action}' was taken")
+                except IllegalAction:
+                    pass
+                except Exception as error:  # noqa: BLE001 - said in a line, as above
+                    wrong.append(f"{other}'s '{action}': {type(error).__name__}: {error}")
+            assert state.to_json() == before
+    if wrong:
+        pytest.fail("; ".join(sorted(set(wrong))[:10]), pytrace=False)
+
+
 # ------------------------------------------------------------------ the checks themselves
 
 

@@ -13,6 +13,14 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
+
+
+class Listed(rt.Listed):
+    """An action a listing of this game made: well formed for this game."""
+
+    __slots__ = ()
+
+
 PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = ('play',)
 E_SUIT_NAMES: Final = ('red', 'blue')
@@ -202,7 +210,7 @@ def text_take(
 
 
 LISTED_TAKE: Final = tuple(
-    tuple(rt.Listed(K_TAKE, actor, (a0, ), text_take) for a0 in range(1, 3))
+    tuple(Listed(K_TAKE, actor, (a0, ), text_take) for a0 in range(1, 3))
     for actor in range(2)
 )
 
@@ -255,7 +263,7 @@ def text_cash(
 
 
 LISTED_CASH: Final = tuple(
-    tuple(rt.Listed(K_CASH, actor, (a0, ), text_cash) for a0 in range(0, 12))
+    tuple(Listed(K_CASH, actor, (a0, ), text_cash) for a0 in range(0, 12))
     for actor in range(2)
 )
 
@@ -360,7 +368,7 @@ def text_step(
 
 
 LISTED_STEP: Final = tuple(
-    tuple(rt.Listed(K_STEP, actor, (a0, ), text_step) for a0 in range(0, 9))
+    tuple(Listed(K_STEP, actor, (a0, ), text_step) for a0 in range(0, 9))
     for actor in range(2)
 )
 
@@ -455,6 +463,7 @@ def phase_legal_play(s: State, actor: int, out: list[Action], check: bool) -> No
 
 
 State.GAME = 'mini'
+State.LISTED = Listed
 State.PLAYER_NAMES = PLAYER_NAMES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER
