@@ -130,6 +130,38 @@ def _scenario_data(data: dict[str, Any], node: yaml.Node) -> ScenarioData:
     return scenario
 
 
+def _repeated_key(node: yaml.Node) -> tuple[str, int, int] | None:
+    """The first key written twice in one mapping of the document, with both its lines."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    line = key.start_mark.line + 1
+                    if key.value in seen:
+                        return str(key.value), seen[key.value], line
+                    seen[key.value] = line
+                pending.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            pending.extend(current.value)
+    return None
+
+
+def _same(actual: object, expected: object) -> bool:
+    """Whether a value read from the state is the expected one: as `==`, except that true and
+    false are not the numbers 1 and 0 (`setup` refuses one for the other too)."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return type(actual) is type(expected) and actual == expected
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(_same, actual, expected))
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(
+            _same(actual[key], expected[key]) for key in actual)
+    return actual == expected
+
+
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     """The scenario documents of a file (one or several, separated by ---), with their lines.
     A file that is not valid YAML raises ScenarioFileError at the line of the problem."""
@@ -146,6 +178,11 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
             node = loader.get_node()
             if node is None:
                 break
+            repeated = _repeated_key(node)
+            if repeated is not None:  # YAML would keep the last silently: one would go untested
+                key, first, again = repeated
+                raise ScenarioFileError(f"the key '{key}' is written twice, at lines {first} and "
+                                        f"{again}: keep one", again)
             data = loader.construct_document(node)
             if isinstance(data, dict):
                 data = _scenario_data(data, node)
@@ -212,8 +249,9 @@ def shape_problem(data: dict[str, Any]) -> tuple[str, str | int] | None:
     if "terminal" in expect and not isinstance(expect["terminal"], bool):
         return ("'expect: terminal' must be true or false, not "
                 f"{expect['terminal']!r}", "terminal")
-    if "error" in expect and not isinstance(expect["error"], str):
-        return "'expect: error' must be a text: a part of the refusal's message", "error"
+    if "error" in expect and (not isinstance(expect["error"], str) or not expect["error"]):
+        return ("'expect: error' must be a text, a part of the refusal's message (an empty one "
+                "would match any)", "error")
     for number, text in enumerate(data.get("actions") or [], 1):
         if not isinstance(text, str):
             return (f"action {number} must be a text, like \"A passes\", not {text!r} (quote "
@@ -299,7 +337,11 @@ def run_scenario(
             state.apply_action(action)
         except IllegalAction as error:
             if wanted_error is not None and number == len(actions):
-                if wanted_error not in str(error):
+                seats = tuple(state.seats()[: state.num_players])
+                if shapes is not None and not _reads_as_action(text, seats, shapes):
+                    result.fail(f"action {number} '{text}' reads as no action of this game, "
+                                "so its refusal tests nothing: " + str(error), at)
+                elif wanted_error not in str(error):
                     result.fail(f"action {number} '{text}' was refused with '{error}', "
                                 f"expected a message containing '{wanted_error}'", at)
                 wanted_error = None
@@ -325,7 +367,7 @@ def run_scenario(
             hint = did_you_mean(str(path), SPECIAL_EXPECTATIONS) if "." not in str(path) else None
             result.fail(f"expect {path}: {reason}" + (f"; {hint}" if hint else ""), at)
             continue
-        if actual != value:
+        if not _same(actual, value):
             result.fail(f"expected {path} = {value!r}, got {actual!r}", at)
     if "terminal" in expect and state.is_terminal() != expect["terminal"]:
         result.fail(f"expected terminal = {str(expect['terminal']).lower()}, got "

@@ -50,9 +50,10 @@ def test_a_value_of_the_wrong_shape_fails_the_scenario(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     body: str, message: str,
 ) -> None:
-    code, output = run_test(tmp_path, GOOD + body + "\n", monkeypatch, capsys)
+    base, line = (GOOD.replace("seed: 0\n", ""), 3) if body.startswith("seed") else (GOOD, 4)
+    code, output = run_test(tmp_path, base + body + "\n", monkeypatch, capsys)
     assert code == 1, output
-    assert f"shape.scenario.yaml:4 shaped: {message}" in output  # the line of its key
+    assert f"shape.scenario.yaml:{line} shaped: {message}" in output  # the line of its key
 
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "\ufeff"])
@@ -148,3 +149,45 @@ def test_json_gives_the_line_of_each_failure(
     assert result["failures"] == ["expected track = 5, got 0", "expected dynasty = 2, got 1"]
     assert result["failure_lines"] == [5, 6]
     assert result["line"] == 5
+
+
+def test_a_key_written_twice_fails_at_its_second_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = GOOD + "expect:\n  track: 99\n  track: 0\n"
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert ("shape.scenario.yaml:6 (file): cannot read: the key 'track' is written twice, at "
+            "lines 5 and 6: keep one") in output
+
+
+@pytest.mark.parametrize("expected", ["false", "true"])
+def test_true_and_false_are_not_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    expected: str,
+) -> None:
+    track = "0" if expected == "false" else "1"
+    text = GOOD + f"setup:\n  track: {track}\nexpect:\n  track: {expected}\n"
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert f"expected track = {expected.title()}, got {track}" in output
+
+
+def test_an_expected_refusal_of_a_text_that_is_no_action_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the refusal of a misspelt text lists the legal actions, so it holds most messages
+    text = GOOD + 'actions: ["A plaecs 1 on mongolia"]\nexpect:\n  error: "legal: A places"\n'
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert ("shape.scenario.yaml:4 shaped: action 1 'A plaecs 1 on mongolia' reads as no "
+            "action of this game, so its refusal tests nothing") in output
+    text = GOOD + 'actions: ["B places 1 on mongolia"]\nexpect:\n  error: "legal: A places"\n'
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert ("action 1 'B places 1 on mongolia' was refused with 'it is A's turn, not B's: 'B "
+            "places 1 on mongolia'', expected a message containing 'legal: A places'") in output
+    text = GOOD + 'actions: ["B places 1 on mongolia"]\nexpect:\n  error: ""\n'
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert "'expect: error' must be a text, a part of the refusal's message" in output
