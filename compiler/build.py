@@ -25,7 +25,13 @@ def find_rulebooks(paths: list[Path], diagnostics: Diagnostics) -> list[Path]:
         if problem is not None:
             diagnostics.add("E0004", Span.point(display_name(path)), problem)
         elif path.is_dir():
-            for rules in sorted(path.rglob("*.rules")):
+            under = sorted(path.rglob("*.rules"))
+            if not under:  # else the command fails with nothing to say why
+                diagnostics.add("E0004", Span.point(display_name(path)),
+                                "no rulebook (.rules) in this folder or below",
+                                hint="name a rulebook, a game folder or a project's folder; "
+                                     "`rulecraft new NAME` makes a game to start from")
+            for rules in under:
                 found[rules] = None
         elif path.is_file() and path.suffix == ".rules":
             found[path] = None

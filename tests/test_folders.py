@@ -219,6 +219,22 @@ def test_folder_where_a_rulebook_is_expected(run: Run, tmp_path: Path, command: 
     (tmp_path / "odd.rules").mkdir()
     code, output = run(*command, "odd.rules", cwd=tmp_path)
     assert code != 0, output
+    if command[0] in ("check", "build"):
+        assert "odd.rules:1:1: error[E0004]: no rulebook (.rules) in this folder or below" in output
+
+
+@pytest.mark.parametrize("command", [["check"], ["build", "--check"]], ids=lambda c: c[0])
+def test_a_folder_without_rulebooks_says_so_in_every_format(
+    run: Run, tmp_path: Path, command: list[str],
+) -> None:
+    """A CI run that fails must say why, in the format it reads."""
+    (tmp_path / "empty").mkdir()
+    code, output = run(*command, "empty", "--format", "json", cwd=tmp_path)
+    assert code == 1, output
+    assert '"message": "no rulebook (.rules) in this folder or below"' in output
+    code, output = run(*command, "empty", "--format", "github", cwd=tmp_path)
+    assert code == 1, output
+    assert "::error file=empty,line=1,col=1," in output
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
