@@ -78,7 +78,10 @@ def build_all(
     def place(rules: Path) -> Path:
         return out if out is not None else output_for(rules, diagnostics)
 
-    return build(targets(paths, diagnostics), place, check_only, diagnostics), diagnostics
+    # a project's own output folder holds only its rulebooks' outputs: what a rulebook that
+    # is gone left there goes too; a folder given with -o may hold anything
+    return build(targets(paths, diagnostics), place, check_only, diagnostics,
+                 prune=out is None), diagnostics
 
 
 def _is_path(game: str) -> bool:

@@ -91,6 +91,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     folders = ", ".join(display_name(folder) for folder in result.folders)
     if args.check:
+        for path, source in result.left_over.items():
+            message = (f"{display_name(path)} was generated from {source}, which is gone; "
+                       "run rulecraft build to remove it")
+            if args.format == "github":
+                print(f"::error file={github_escape(display_name(path), prop=True)}::"
+                      f"{github_escape(message)}")
+            else:
+                print(f"stale: {message}", file=sys.stderr)
         for path in result.stale:
             message = f"{display_name(path)} is not what the rulebooks produce"
             if args.format == "github":
@@ -98,7 +106,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                       f"{github_escape(message)}; run rulecraft build")
             else:
                 print(f"stale: {message}", file=sys.stderr)
-        if result.stale:
+        if result.stale or result.left_over:
             print("run `rulecraft build` and commit the result", file=sys.stderr)
             return EXIT_FAIL
         print(f"{len(result.compilations)} rulebook(s): the files in {folders} are up to date",
@@ -106,8 +114,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_OK
     for path in result.written:
         print(f"wrote {display_name(path)}", file=sys.stderr)
+    for path in result.removed:
+        print(f"removed {display_name(path)}: generated from {result.left_over[path]}, which "
+              "is gone", file=sys.stderr)
     print(f"built {len(result.compilations)} rulebook(s) into {folders}, "
-          f"{len(result.written)} file(s) changed", file=sys.stderr)
+          f"{len(result.written) + len(result.removed)} file(s) changed", file=sys.stderr)
     return EXIT_OK
 
 
