@@ -8,6 +8,7 @@ records and reports what the general one (expr) would; tests/test_fast_paths.py 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import assert_never
 
@@ -18,6 +19,7 @@ from compiler.check_builtins import BUILTINS, SEAT_BUILTINS
 from compiler.check_statements import StatementChecker, effect_key
 from compiler.consteval import compile_rule, constant_rule, evaluate
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 
@@ -283,6 +285,9 @@ class DataChecker(StatementChecker):
         ctx = Context("constant", effects=False)
         for rule in record.requires:
             self.condition(rule.cond, scope, ctx)
+            # the message names the card that fails it: {name} and its data fields
+            self.template(rule.message, rule.span, {"name", *data},
+                          what=f"'name' or a data field of {record.name}")
         rules = []
         for rule in record.requires:
             if constant_rule(rule.cond, set(data), self.model):
@@ -301,8 +306,23 @@ class DataChecker(StatementChecker):
                 if test(values) is False:
                     self.error("E0406", entry.span,
                                f"{record.name} '{entry.name}' can never be played: "
-                               f"{rule.message}",
+                               f"{self.card_message(rule.message, entry, values, data)}",
                                hint=f"the rule is at {rule.span}")
+
+    def card_message(self, message: str, entry: EntryInfo, values: dict[str, n.Expr | None],
+                     data: dict[str, FieldInfo]) -> str:
+        """A card rule's message with its fields filled from the card that fails it."""
+        def shown(match: re.Match[str]) -> str:
+            field = match.group(1)
+            if field == "name":
+                return entry.name
+            given = values.get(field)
+            value = None if given is None else evaluate(given, values, self.model)
+            if isinstance(value, str) and isinstance(data[field].type, t.EnumT):
+                return words(value.split(".", 1)[-1])  # evaluate gives "Kind.creature"
+            return _words(value)
+
+        return TEMPLATE_FIELD.sub(shown, message)
 
     @staticmethod
     def rule_values(
@@ -465,3 +485,14 @@ def _reads_the_game(symbol: sym.Symbol | None, builtins: set[str]) -> bool:
             return False  # game fields and zones are refused where they are named
         case _:
             assert_never(symbol)
+
+
+def _words(value: object) -> str:
+    """A card's value as a message reads it: `none`, `true`, an enum member as words."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(_words(item) for item in value)
+    return str(value)
