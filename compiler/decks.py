@@ -28,8 +28,13 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     names = record.entry_names()
     position = {name: i for i, name in enumerate(names)}
     resolved: list[tuple[n.DeckList, list[int], list[int]]] = []
+    # a card set with errors may have lost any card: its errors are the cause to report, not
+    # every deck line that names a card it would have given (said once per deck, below)
+    broken_sets = sorted({d.span.file for d in diagnostics.items
+                          if d.code.startswith("E") and d.span.file.endswith(".cards.yaml")})
     for deck in model.decks:
         known = True
+        missing: list[n.DeckEntry] = []
         lists: list[list[int]] = []
         for entries in (deck.entries, deck.side):
             cards: list[int] = []
@@ -43,6 +48,10 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                         hint="fix the card; the deck is checked against the deck rules once it "
                         "compiles")
                     continue
+                if entry.card not in names and broken_sets:
+                    known = False
+                    missing.append(entry)
+                    continue
                 if entry.card not in names:
                     known = False
                     diagnostics.add(
@@ -55,6 +64,14 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                 card = record.entries[position[entry.card]]
                 model.symbols.deck_cards[id(entry)] = sym.Card(
                     record.name, card.name, position[entry.card], card.span)
+        if missing:
+            shown = ", ".join(f"'{entry.card}'" for entry in missing[:4])
+            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+            diagnostics.add(
+                "W0401", missing[0].span,
+                f"deck '{deck.name}' names {shown}{more}, which no card set gives while "
+                f"{', '.join(broken_sets)} has errors",
+                hint="fix the card set first; the deck is checked once it loads")
         if known:
             resolved.append((deck, lists[0], lists[1]))
     if diagnostics.has_errors or not resolved:
