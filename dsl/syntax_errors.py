@@ -215,6 +215,11 @@ def report_syntax_error(
     width = max(1, len(str(token)))
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
+    unclosed = _unclosed_before(source, token.start_pos or 0, line)
+    if unclosed is not None:
+        note, close = unclosed
+        diagnostics.add("E0001", span, message, notes=[note], hint=label or close)
+        return
     diagnostics.add("E0001", span, message, hint=label)
 
 
@@ -347,3 +352,34 @@ def _open_block_notes(source: SourceFile) -> list[str]:
         return []
     bracket, at_line, at_column = stack[-1]
     return [f"the '{bracket}' opened at {source.name}:{at_line}:{at_column} is never closed"]
+
+
+def _unclosed_before(source: SourceFile, position: int, line: int) -> tuple[str, str] | None:
+    """A block or bracket that an error at position suggests was left open, as a note and a
+    hint: a '{' whose line is indented as deep as the error's line or deeper (by its layout
+    the block had ended before it), or a '(' or '[' opened on an earlier line. A missing '}'
+    is found where the parser stops, often far below the block that lacks it."""
+    stack: list[tuple[str, int, int, int]] = []  # bracket, line, column, the line's indent
+    for number, text in enumerate(code_only(source.text[:position]).split("\n"), 1):
+        indent = len(text) - len(text.lstrip(" \t"))
+        for column, char in enumerate(text, 1):
+            if char in NESTING_OPENERS:
+                stack.append((char, number, column, indent))
+            elif char in "})]" and stack:
+                stack.pop()
+    if not stack:
+        return None
+    bracket, at_line, at_column, _ = stack[-1]
+    if bracket in "([" and at_line < line:
+        close = ")" if bracket == "(" else "]"
+        return (f"the '{bracket}' opened at {source.name}:{at_line}:{at_column} is not closed "
+                f"before this line", f"is a '{close}' missing?")
+    here = source.line(line) if line <= len(source.lines) else ""
+    indent = len(here) - len(here.lstrip(" \t"))
+    # the outermost block that this line's layout says had ended
+    for bracket, at_line, at_column, opened_indent in stack:
+        if bracket == "{" and at_line < line and opened_indent >= indent:
+            return (f"the '{{' opened at {source.name}:{at_line}:{at_column} is not closed "
+                    "before this line, which is indented as if its block had ended",
+                    f"is a '}}' missing, to close the block of line {at_line}?")
+    return None

@@ -82,6 +82,34 @@ def test_unclosed_block_points_at_the_end_and_the_opening() -> None:
     assert any("10:7" in note and "never closed" in note for note in error.notes)
 
 
+def test_a_block_left_open_above_the_error_is_named() -> None:
+    """A missing '}' is found where the parser stops, often a declaration below: the note
+    names the block whose layout says it had ended (docs/language.md, section 8)."""
+    error = only_error(HEADER + "setup {\n  x = 1\n\nphase p {\n  actor A\n}\n")
+    assert (error.code, error.span.line, error.span.column) == ("E0001", 13, 9)
+    assert error.notes == ("the '{' opened at snippet.rules:10:7 is not closed before this "
+                           "line, which is indented as if its block had ended",)
+    assert error.hint == "is a '}' missing, to close the block of line 10?"
+    action = ("phase p {\n  actor A\n  action a() {\n    x = 1\n"
+              "  on done { goto p }\n}\n")
+    error = only_error(HEADER + action)
+    assert error.span.line == 14
+    assert error.notes and "opened at snippet.rules:12:14 is not closed" in error.notes[0]
+
+
+def test_a_bracket_left_open_on_an_earlier_line_is_named() -> None:
+    error = only_error(HEADER + "setup {\n  x = min(1,\n    2\n}\n")
+    assert error.span.line == 13
+    assert error.notes == ("the '(' opened at snippet.rules:11:10 is not closed before this "
+                           "line",)
+    assert error.hint == "is a ')' missing?"
+
+
+def test_an_error_inside_a_block_that_is_laid_out_right_has_no_note() -> None:
+    error = only_error(HEADER + "setup {\n  x = = 1\n}\n")
+    assert error.notes == ()
+
+
 def test_unclosed_string_and_bad_character() -> None:
     error = only_error('game g {\n  title "G\n}\n')
     assert (error.code, error.span.line, error.span.column) == ("E0002", 2, 9)
