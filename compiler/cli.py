@@ -354,8 +354,13 @@ def cmd_play(args: argparse.Namespace) -> int:
                 return EXIT_OK
             if line in ("q", "quit"):
                 return EXIT_OK
+            if line in ("?", "h", "help"):
+                print(f"type a move's number (1 to {len(actions)}) or its text as listed; "
+                      "q quits")
+                continue
             chosen = None
-            if line.isdigit() and 1 <= int(line) <= len(actions):
+            # isdigit() holds for '²' and other digits int() refuses: only 0-9 are a number
+            if line.isascii() and line.isdigit() and 1 <= int(line) <= len(actions):
                 chosen = actions[int(line) - 1]
             else:
                 chosen = next((a for a in actions if str(a) == line), None)
@@ -363,7 +368,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 printer.line(f"{names[me]}: {chosen}", "blue")
                 state.apply_action(chosen)
                 break
-            print("not one of the moves listed")
+            print("not one of the moves listed (? for help)")
+    printer.lines(view_lines(state.observation(me), catalogue, start))  # the final position
     outcome = state.returns()
     printer.line("game over: " + ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(outcome)),
                  "bold")

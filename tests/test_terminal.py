@@ -59,6 +59,29 @@ def test_play_narrates_both_seats_and_stays_short(monkeypatch: pytest.MonkeyPatc
     assert not ANSI.search(out)
 
 
+def test_play_takes_only_listed_numbers_and_says_how_to_move(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'²' passes str.isdigit() but int() refuses it: a typed key is never a crash."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\u00b2\n?\n99\nq\n"))
+    assert cli.main(["play", "dynasties", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("not one of the moves listed (? for help)") == 2
+    assert "type a move's number (1 to 30) or its text as listed; q quits" in out
+
+
+def test_play_shows_the_final_position(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert cli.main(["play", "dynasties", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    last = out.rsplit("your move", 1)[1].splitlines()
+    assert last[-1].startswith("game over: A ")
+    assert any(line.strip().startswith("mongolia") for line in last)  # the board, once more
+
+
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
