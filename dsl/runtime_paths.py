@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dsl.runtime_base import Codec
+from dsl.runtime_base import TERMINAL, Codec
 from dsl.runtime_rng import Rng
 from dsl.runtime_seats import StateSeats
 
@@ -370,6 +370,9 @@ class StatePaths(StateSeats):
         self.__dict__.pop("_path_cache", None)
         if not isinstance(data, dict) or data.get("game") != self.GAME:
             raise ValueError(f"not a saved {self.GAME} state")
+        problem = self._saved_problem(data)
+        if problem is not None:  # a file edited by hand: refused here, not failing later
+            raise ValueError(f"not a saved {self.GAME} state: {problem}")
         for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
                      "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
             setattr(self, attr, data[attr])
@@ -379,6 +382,104 @@ class StatePaths(StateSeats):
                         for phase, start, answered in data.get("windows", [])}
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
+
+
+    def _saved_problem(self, data: dict[str, Any]) -> str | None:  # noqa: C901 - one test a part
+        """What is wrong with a saved state's parts, or None: the kinds and sizes that
+        to_json writes, each card in the zone it names, each field's values of its kind."""
+        missing = [attr for attr in (*self.STATE_ATTRS, "rng", "num_players", "phase",
+                                     "pending", "actor", "result", "zones", "card_def",
+                                     "card_owner", "card_zone", "card_up", "card_home")
+                   if attr not in data]
+        if missing:
+            return f"{', '.join(missing)} missing"
+        players = data["num_players"]
+        if not _whole(players) or not 1 <= players <= len(self.PLAYER_NAMES):
+            return f"num_players is {players!r}"
+        if not _whole(data["rng"]):
+            return "rng is not a whole number"
+        phases = len(self.PHASES)
+        for attr in ("phase", "pending"):
+            if not _whole(data[attr]) or not -1 <= data[attr] < phases:
+                return f"{attr} is {data[attr]!r}"
+        if not _whole(data["actor"]) or not (-1 <= data["actor"] < players
+                                             or data["actor"] == TERMINAL):
+            return f"actor is {data['actor']!r}"
+        result = data["result"]
+        if result is not None and not (isinstance(result, list) and len(result) == players
+                                       and all(_number(r) for r in result)):
+            return f"result is {result!r}"
+        zones = data["zones"]
+        slots = len(self.SLOT_NAMES)
+        if not isinstance(zones, list) or len(zones) != slots:
+            return f"zones is not a list of {slots} zones"
+        cards = data["card_def"]
+        if not isinstance(cards, list) or not all(
+                _whole(d) and 0 <= d < len(self.DEF_NAMES) for d in cards):
+            return "card_def names a card that does not exist"
+        count = len(cards)
+        for attr in ("card_owner", "card_zone", "card_up", "card_home"):
+            if not isinstance(data[attr], list) or len(data[attr]) != count:
+                return f"{attr} is not a list of {count} values"
+        if not all(isinstance(up, bool) for up in data["card_up"]):
+            return "card_up holds a value that is not true or false"
+        if not all(_whole(home) and 0 <= home < slots for home in data["card_home"]):
+            return "card_home names a zone that does not exist"
+        seen = [0] * count
+        for slot, zone in enumerate(zones):
+            if not isinstance(zone, list) or not all(
+                    _whole(card) and 0 <= card < count for card in zone):
+                return f"zone {self.SLOT_NAMES[slot]} holds a card that does not exist"
+            for card in zone:
+                seen[card] += 1
+                if data["card_zone"][card] != slot:
+                    return f"card {card} lies in {self.SLOT_NAMES[slot]}, not where card_zone says"
+        if any(times != 1 for times in seen):
+            return "a card lies in no zone or in two"
+        codecs = [(field.attr, field.codec, ()) for field in self.GAME_FIELDS]
+        codecs += [(field.attr, field.codec, (players,) * (1 + field.per_player))
+                   for field in self.PLAYER_FIELDS]
+        codecs += [(field.attr, field.codec, (len(field.nodes),) + (players,) * field.per_player)
+                   for field in self.NODE_FIELDS]
+        codecs += [(field.attr, field.codec, (count,)) for field in self.CARD_FIELDS]
+        for attr, codec, sizes in codecs:
+            if not _stored(data[attr], codec, sizes, players, count):
+                return f"{attr} holds a value of another kind or size"
+        return None
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _stored(raw: Any, codec: Codec, sizes: tuple[int, ...], players: int, cards: int) -> bool:
+    """Whether raw is a value of codec as the state stores it, in lists of the given sizes."""
+    if sizes:
+        return (isinstance(raw, list) and len(raw) == sizes[0]
+                and all(_stored(item, codec, sizes[1:], players, cards) for item in raw))
+    kind = codec[0]
+    if kind == "option":
+        return raw is None or _stored(raw, codec[1], (), players, cards)
+    if kind == "list":
+        return isinstance(raw, list) and all(_stored(item, codec[1], (), players, cards)
+                                             for item in raw)
+    if kind == "int":
+        return _whole(raw)
+    if kind == "bool":
+        return isinstance(raw, bool)
+    if kind == "text":
+        return isinstance(raw, str)
+    if kind == "player":
+        return _whole(raw) and 0 <= raw < players
+    if kind == "names":
+        return _whole(raw) and 0 <= raw < len(codec[1])
+    if kind == "card":
+        return _whole(raw) and 0 <= raw < cards
+    return True  # a kind this check does not know: to_json wrote it as it is
 
 
 def _index_of(names: Sequence[str], value: Any, what: str) -> int:

@@ -449,6 +449,50 @@ def test_from_json_refuses_what_it_did_not_save(name: str) -> None:
         game.from_json("[]")
 
 
+def _tampered(saved: dict[str, Any], state: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Copies of a saved state, each with one part edited as a hand might."""
+    edits: list[tuple[str, dict[str, Any]]] = []
+
+    def edit(what: str, change: Any) -> None:
+        data = json.loads(json.dumps(saved))
+        change(data)
+        edits.append((what, data))
+
+    edit("phase none", lambda d: d.update(phase=None))
+    edit("rng none", lambda d: d.update(rng=None))
+    edit("actor 99", lambda d: d.update(actor=99))
+    edit("no zones", lambda d: d.pop("zones"))
+    edit("a card lost", lambda d: d["zones"][d["card_zone"][0]].remove(0))
+    edit("a card twice", lambda d: d["zones"][d["card_zone"][0]].append(0))
+    edit("an unknown card", lambda d: d["card_def"].__setitem__(0, 10**6))
+    edit("result of one", lambda d: d.update(result=[1]))
+    field = state.PLAYER_FIELDS[0] if state.PLAYER_FIELDS else state.GAME_FIELDS[0]
+    edit(f"{field.attr} a text", lambda d: d.update({field.attr: "many"}))
+    return edits
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_from_json_refuses_a_state_edited_by_hand(name: str) -> None:
+    """A saved state edited by hand is a ValueError saying which part is wrong, never a
+    TypeError or IndexError later, in the middle of a game."""
+    game = load(name)
+    state = game.new_game(seed=4)
+    choose = random.Random(4).choice
+    for _ in range(12):
+        if not state.is_terminal():
+            state.apply_action(choose(state.legal_actions()))
+    saved = json.loads(state.to_json())
+    assert game.from_json(json.dumps(saved)).to_json() == state.to_json()
+    taken = []
+    for what, data in _tampered(saved, state):
+        try:
+            game.from_json(json.dumps(data))
+            taken.append(what)
+        except ValueError as error:
+            assert str(error).startswith(f"not a saved {name} state: "), (what, error)
+    assert not taken, f"taken: {taken}"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_zone_reads_by_its_name(name: str) -> None:
     """SLOT_NAMES, the zone names and keys of State.ZONES, and get("zone.<slot>") agree;
