@@ -436,7 +436,8 @@ class StatePaths(StateSeats):
                     return f"card {card} lies in {self.SLOT_NAMES[slot]}, not where card_zone says"
         if any(times != 1 for times in seen):
             return "a card lies in no zone or in two"
-        codecs = [(field.attr, field.codec, ()) for field in self.GAME_FIELDS]
+        codecs: list[tuple[str, Codec, tuple[int, ...]]] = [
+            (field.attr, field.codec, ()) for field in self.GAME_FIELDS]
         codecs += [(field.attr, field.codec, (players,) * (1 + field.per_player))
                    for field in self.PLAYER_FIELDS]
         codecs += [(field.attr, field.codec, (len(field.nodes),) + (players,) * field.per_player)
