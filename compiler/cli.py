@@ -147,15 +147,16 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     missing = Diagnostics()
     paths = api.targets([Path(p) for p in args.paths], missing)
+    # no scenario to run is a failed run (DESIGN.md §2: test exits 0 or 1), as for check
     if missing.items:
         _print_diagnostics(missing.sorted(), {}, "text", sys.stderr)
-        return EXIT_USAGE
+        return EXIT_FAIL
     files: dict[Path, None] = {}
     for path in paths:
         problem = path_problem(path)
         if problem is not None:
             print(f"{display_name(path)}: {problem}", file=sys.stderr)
-            return EXIT_USAGE
+            return EXIT_FAIL
         files.update(dict.fromkeys(_scenario_files(path)))
     results: list[ScenarioResult] = []
 

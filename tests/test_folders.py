@@ -345,6 +345,16 @@ def test_a_folder_given_with_o_keeps_what_other_builds_wrote(run: Run, tmp_path:
     assert (out / "gone.py").read_text(encoding="utf-8") == gone
 
 
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_where_there_is_no_game_every_command_says_so_and_fails(
+    run: Run, tmp_path: Path, command: list[str],
+) -> None:
+    """DESIGN.md §2: check, build and test fail with 1; none is a usage error."""
+    code, output = run(*command, cwd=tmp_path)
+    assert code == 1, output
+    assert "no rulebook here" in output or "no rulebook named" in output, output
+
+
 # ---- rulecraft new ----------------------------------------------------------------------------
 def test_new_game_checks_builds_tests_simulates_and_plays(run: Run, tmp_path: Path) -> None:
     code, output = run("new", "mygame", cwd=tmp_path)
