@@ -59,12 +59,20 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     # One agent (random when --agents is not given) plays every seat of the game's count
     # (`--players N`, else the fewest it is for); listed agents are one per seat, and their
     # number is the count.
-    if len(specs) == 1:
+    counted = len(specs) == 1  # the count is the game's or --players, not the agents listed
+    if counted:
         specs = [specs[0]] * seat_count(game, players, options)
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
     if not low <= len(specs) <= high:
-        return usage(f"{len(specs)} agents for a game of {low} to {high} players")
+        counts = f"{low}" if low == high else f"{low} to {high}"
+        if counted:
+            return usage(f"{game.INFO['name']} is for {counts} players, not {len(specs)}")
+        return usage(f"{len(specs)} agents for a game of {counts} players")
+    if args.report:
+        folder = Path(args.report).resolve().parent
+        if not folder.is_dir():  # said now, not after every game is played
+            return usage(f"cannot write the report: no folder {folder}")
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,

@@ -170,7 +170,9 @@ def test_a_real_ctrl_c_stops_the_processes_and_reports(tmp_path: Path) -> None:
     (["-n", "-3"], "-n must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--agents", "mtcs,random"], "unknown agent 'mtcs'"),
-    (["--agents", "random,random,random"], "3 agents for a game of 2 to 2 players"),
+    (["--agents", "random,random,random"], "3 agents for a game of 2 players"),
+    (["--players", "7"], "dynasties is for 2 players, not 7"),
+    (["-n", "2", "--report", "no/such/folder/r.html"], "cannot write the report: no folder"),
     (["--address", "127.0.0.1:6379"], "--address is for --backend ray"),
 ])
 def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
