@@ -600,7 +600,9 @@ def fmt_command(paths: list[Path], *, check: bool) -> int:
     sources: dict[str, SourceFile] = {}
     for diagnostic in diagnostics.sorted():
         text = sources.get(diagnostic.span.file)
-        if text is None and Path(diagnostic.span.file).is_file():
+        # the lines of rules files only: a file fmt refused is not shown (`fmt /etc/passwd`)
+        if text is None and diagnostic.span.file.endswith(".rules") \
+                and Path(diagnostic.span.file).is_file():
             source = read_source(Path(diagnostic.span.file), diagnostic.span.file, Diagnostics())
             if source is not None:
                 sources[source.name] = source
@@ -609,7 +611,10 @@ def fmt_command(paths: list[Path], *, check: bool) -> int:
     for diff in result.diffs:
         sys.stdout.write(diff)
     verb = "would reformat" if check else "reformatted"
+    unread = len(files) - len(result.checked)  # not formatted: they do not parse
     print(f"{len(result.checked)} file{'s' * (len(result.checked) != 1)} checked, "
-          f"{verb} {len(result.changed)}", file=sys.stderr)
+          f"{verb} {len(result.changed)}"
+          + (f", {unread} left as {'it is' if unread == 1 else 'they are'} (errors above)"
+             if unread else ""), file=sys.stderr)
     failed = diagnostics.has_errors or (check and bool(result.changed))
     return 1 if failed else 0

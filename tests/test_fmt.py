@@ -238,6 +238,16 @@ def test_unparsable_file_is_refused_with_its_diagnostic(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "error[E0003]" in done.stdout and "g.rules:3:13" in done.stdout
     assert rules.read_text() == text
+    assert "0 files checked, reformatted 0, 1 left as it is (errors above)" in done.stderr
+
+
+def test_a_file_that_is_not_a_rulebook_is_refused_without_its_text(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("password: hunter2\n")
+    done = _fmt(tmp_path, str(notes))
+    assert done.returncode == 1
+    assert "error[E0004]: fmt formats rules files (.rules) only" in done.stdout
+    assert "hunter2" not in done.stdout + done.stderr
 
 
 def test_comments_stay_where_they_are() -> None:
