@@ -19,7 +19,7 @@ from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_pr
 from dsl import parse_cache
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, github_escape, render, summary
-from dsl.source import SourceFile, display_name, resolved
+from dsl.source import SourceFile, Span, display_name, resolved
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -84,30 +84,26 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output is not None else None
     result, extra = api.build_all(args.paths or None, out, args.check)
     _keep(result)
+    # stale output is a diagnostic too, so every format (json, github) names each file
+    for path, source in result.left_over.items():
+        extra.add("E0009", Span.point(display_name(path)),
+                  f"generated from {source}, which is gone",
+                  hint="run `rulecraft build` to remove it, and commit the result")
+    for path in result.stale:
+        extra.add("E0009", Span.point(display_name(path)), "not what the rulebooks produce",
+                  hint="run `rulecraft build` and commit the result")
     diagnostics, sources = _gather(result.compilations, extra)
     _print_diagnostics(diagnostics, sources, args.format, sys.stdout)
-    if any(d.code.startswith("E") for d in diagnostics) or not result.compilations:
+    if not result.compilations or any(d.code.startswith("E") and d.code != "E0009"
+                                      for d in diagnostics):
         print(f"build failed: {summary(diagnostics)}", file=sys.stderr)
         return EXIT_FAIL
     folders = ", ".join(display_name(folder) for folder in result.folders)
     if args.check:
-        for path, source in result.left_over.items():
-            message = (f"{display_name(path)} was generated from {source}, which is gone; "
-                       "run rulecraft build to remove it")
-            if args.format == "github":
-                print(f"::error file={github_escape(display_name(path), prop=True)}::"
-                      f"{github_escape(message)}")
-            else:
-                print(f"stale: {message}", file=sys.stderr)
-        for path in result.stale:
-            message = f"{display_name(path)} is not what the rulebooks produce"
-            if args.format == "github":
-                print(f"::error file={github_escape(display_name(path), prop=True)}::"
-                      f"{github_escape(message)}; run rulecraft build")
-            else:
-                print(f"stale: {message}", file=sys.stderr)
-        if result.stale or result.left_over:
-            print("run `rulecraft build` and commit the result", file=sys.stderr)
+        stale = len(result.stale) + len(result.left_over)
+        if stale:
+            print(f"{stale} file(s) in {folders} not what the rulebooks produce: run "
+                  "`rulecraft build` and commit the result", file=sys.stderr)
             return EXIT_FAIL
         print(f"{len(result.compilations)} rulebook(s): the files in {folders} are up to date",
               file=sys.stderr)

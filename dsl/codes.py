@@ -79,6 +79,13 @@ else is wrong with the rulebooks. Build into another folder with `-o DIR`, or re
 the way. Without `-o`, the output goes to the project's `generated/` folder (or the folder that
 `output` names in its `rulecraft.toml`), or beside a rulebook that belongs to no project.
 """),
+    Code("E0009", "generated output is stale", """
+`rulecraft build --check` found a file in the output folder that is not what the rulebooks
+produce now: a rulebook, card set, deck or map changed since the last build (or the file was
+edited by hand), or the file was generated from a rulebook that no longer exists. Run
+`rulecraft build`, which rewrites the one and removes the other, and commit the result, so
+that the committed modules and docs never drift from their rulebooks.
+"""),
     Code("E0101", "unknown name", """
 A name is used that no declaration, parameter or `let` introduces in this scope. Check the
 spelling; the hint lists close matches. Names are case-sensitive.

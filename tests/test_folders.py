@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import io
+import json
 import os
 import shutil
 import sys
@@ -320,11 +321,20 @@ def test_outputs_of_a_rulebook_that_is_gone_are_stale_then_removed(
     shutil.rmtree(other)
     code, output = run("build", "--check", cwd=project)
     assert code == 1, output
-    assert ("stale: generated/other.py was generated from rulebooks/other/other.rules, which is "
-            "gone; run rulecraft build to remove it") in output
+    assert ("generated/other.py:1:1: error[E0009]: generated from rulebooks/other/other.rules, "
+            "which is gone") in output
     assert "generated/docs/other.md" in output and "generated/docs/other.html" in output
+    assert "3 file(s) in generated not what the rulebooks produce" in output
     code, output = run("build", "--check", "--format", "github", cwd=project)
-    assert code == 1 and "::error file=generated/other.py::" in output, output
+    assert code == 1 and "::error file=generated/other.py,line=1,col=1," in output, output
+    (generated / "mini.py").write_text("# edited\n", encoding="utf-8")
+    code, output = run("build", "--check", "--format", "json", cwd=project)
+    assert code == 1, output
+    stale = json.loads(output[: output.rindex("]") + 1])
+    assert {(d["code"], d["file"], d["message"]) for d in stale} >= {
+        ("E0009", "generated/mini.py", "not what the rulebooks produce"),
+        ("E0009", "generated/other.py",
+         "generated from rulebooks/other/other.rules, which is gone")}
     code, output = run("build", cwd=project)
     assert code == 0, output
     assert "removed generated/other.py: generated from rulebooks/other/other.rules" in output
