@@ -28,10 +28,11 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     names = record.entry_names()
     position = {name: i for i, name in enumerate(names)}
     resolved: list[tuple[n.DeckList, list[int], list[int]]] = []
-    # a card set with errors may have lost any card: its errors are the cause to report, not
-    # every deck line that names a card it would have given (said once per deck, below)
+    # a card set that is not read (its YAML, its shape, its type) may have lost any card: its
+    # errors are the cause to report, not every deck line that names a card it would have
+    # given (said once per deck, below); a name close to a known card is still misspelt
     broken_sets = sorted({d.span.file for d in diagnostics.items
-                          if d.code.startswith("E") and d.span.file.endswith(".cards.yaml")})
+                          if d.code in ("E0403", "E0103") and d.span.file.endswith(".cards.yaml")})
     for deck in model.decks:
         known = True
         missing: list[n.DeckEntry] = []
@@ -48,7 +49,8 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                         hint="fix the card; the deck is checked against the deck rules once it "
                         "compiles")
                     continue
-                if entry.card not in names and broken_sets:
+                if entry.card not in names and broken_sets \
+                        and did_you_mean(entry.card, names) is None:  # not a misspelt name
                     known = False
                     missing.append(entry)
                     continue
