@@ -15,7 +15,7 @@ from typing import Any
 
 from compiler import types as t
 from compiler.board_diagram import MAX_BOARD_NODES, board_svg
-from compiler.card_faces import CardFace
+from compiler.card_faces import CardFace, outline
 from compiler.grid_diagram import MAX_GRID_CELLS, live_grid_svg
 from compiler.hexmap import hex_svg
 from compiler.model import BoardInfo
@@ -94,13 +94,33 @@ def face_html(face: CardFace | None, name: str, state: dict[str, Any] | None) ->
     if face is None:
         return f'<div class="card plain"><div class="name">{escape(name)}</div>{marks}</div>'
     stats = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in face.stats)
-    text = "".join(f"<li>{escape(line.strip().lstrip('- '))}</li>" for line in face.text)
     return (f'<div class="card"><div class="name">{escape(name)}</div>'
             f'<div class="type">{escape(face.card_type)}</div>'
             + (f"<dl>{stats}</dl>" if stats else "")
-            + (f"<ul>{text}</ul>" if text else "")
+            + text_html(face.text)
             + (f'<div class="flavour">{escape(face.flavour)}</div>' if face.flavour else "")
             + marks + "</div>")
+
+
+def text_html(text: list[str]) -> str:
+    """A card's text (card_faces.outline): each effect's heading a line of its own, its
+    statements a list, the body of an if, for or repeat a list inside the statement's item."""
+    out: list[str] = []
+    depth = 0  # the lists open, each but the innermost in an item left open
+    for level, said in outline(text):
+        if level == 0:
+            out.append("</li></ul>" * depth)
+            depth = 0
+            out.append(f'<div class="effect">{escape(said)}</div>')
+            continue
+        if level > depth:
+            out.append("<ul>" * (level - depth))
+        else:
+            out.append("</li>" + "</ul></li>" * (depth - level))
+        depth = level
+        out.append(f"<li>{escape(said)}")
+    out.append("</li></ul>" * depth)
+    return "".join(out)
 
 
 def back_html(count: int) -> str:
