@@ -191,6 +191,30 @@ def test_a_finished_game_replays_move_by_move() -> None:
         assert "move 3 of" in html and session.moves[2].texts[0] in html
 
 
+def test_undo_and_load_leave_the_replay_for_the_game_as_it_now_is() -> None:
+    session, app = served("dynasties", seed=3, bots=frozenset({1}))
+    agent = random.Random(3)
+
+    def play_to_the_end() -> None:
+        while not session.state.is_terminal():
+            session.act(DEVICE, choice_of(agent.choice(session.state.legal_actions())))
+
+    play_to_the_end()
+    saved = session.save(DEVICE)
+    token = next(iter(session.tokens))
+    with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
+        socket.receive_json()
+        for change in ({"type": "undo"}, {"type": "load", "text": saved}):
+            socket.send_json({"type": "replay", "step": 0})
+            assert "move 0 of" in socket.receive_json()["html"]
+            socket.send_json(change)
+            socket.receive_json()
+            play_to_the_end()
+            socket.send_json({"type": "back"})
+            html = socket.receive_json()["html"]
+            assert "game over" in html and "move 0 of" not in html, change["type"]
+
+
 def test_a_move_of_several_parameters_is_chosen_a_step_at_a_time() -> None:
     session, _ = served("dynasties", seed=0)
     actions = session.legal_for(DEVICE)

@@ -104,11 +104,13 @@ class Server:
         elif kind == "undo":
             page.prefix = []
             session.undo(page.seat, bots=False)
+            self.replays_end()
         elif kind == "load":
             text = message.get("text")
             if not isinstance(text, str):
                 raise SessionError("load sends the saved file's text")
             session.load(page.seat, text, bots=False)
+            self.replays_end()
         elif kind == "replay":
             step = message.get("step")
             if type(step) is not int:
@@ -122,6 +124,12 @@ class Server:
             session.show_seat(page.seat, wanted)
         else:
             raise SessionError(f"unknown message {str(kind)[:40]!r}")
+
+    def replays_end(self) -> None:
+        """After an undo or a load, every page shows the game as it now is: a replay step
+        kept from the game before would show that position again when this one ends."""
+        for page in self.pages:
+            page.step = None
 
     async def broadcast(self) -> None:
         for page in list(self.pages):
