@@ -16,6 +16,7 @@ import datetime
 import functools
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,11 +56,18 @@ def _glyphs() -> frozenset[int]:
     return found or frozenset()
 
 
+# a line break, a tab and the other spacing control characters, with the spaces around them
+BREAKS = re.compile(r" *(?:[\t\n\v\f\r\x1c-\x1f\x85\u2028\u2029] *)+")
+
+
 def pdf_text(text: str) -> str:
-    """Text as the shipped font can set it: a character it has no glyph for (and every
-    control character) as "?", so that no glyph is left blank."""
+    """Text as the shipped font can set it, as the HTML and Markdown rulebooks show it: a
+    line break or a tab (a YAML `description: |` block) as one space, other control and
+    format characters, which have nothing to show, left out, and a character the font has no
+    glyph for as "?", so that no glyph is left blank."""
     glyphs = _glyphs()
-    return "".join(c if c >= " " and c != "\x7f" and ord(c) in glyphs else "?" for c in text)
+    return "".join("" if unicodedata.category(c) in ("Cc", "Cf") else c if ord(c) in glyphs
+                   else "?" for c in BREAKS.sub(" ", text))
 
 
 def new_pdf(width: float, height: float) -> object:
