@@ -307,6 +307,18 @@ def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
     assert f"cannot listen on 127.0.0.1:{port}" in err and "/play/" not in err
 
 
+@pytest.mark.parametrize("port", ["99999", "65536", "0", "-1"])
+def test_serve_says_when_the_port_is_out_of_range(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  port: str) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: pytest.fail("it served"))
+    assert cli.main(["serve", "dynasties", "--port", port]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}: a port is a whole number from 1 to 65535" in err
+    assert "/play/" not in err and "Traceback" not in err
+
+
 def test_bot_takes_any_agent_the_lab_names() -> None:
     session, _ = served("dynasties", seed=0, bots=frozenset({1}), bot="mcts:iterations=7")
     assert isinstance(session.agent, agents.MctsAgent) and session.agent.iterations == 7
