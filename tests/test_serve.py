@@ -411,3 +411,15 @@ def test_a_game_of_more_players_deals_a_link_per_seat_of_its_count() -> None:
     assert sorted(four.tokens.values()) == [0, 1, 2, 3] and len(four.names) == 4
     with pytest.raises(SessionError, match="3-4 players, not 2"):
         served("dynasty_tcg", seats="links", options={"mode": "royale"}, players=2)
+
+
+@pytest.mark.parametrize(("options", "playing"), [({}, "AB"), ({"mode": "royale"}, "ABC")])
+def test_a_page_names_the_zones_of_the_seats_in_play_only(options: dict[str, str],
+                                                           playing: str) -> None:
+    session, app = served("dynasty_tcg", seed=5, seats="links", options=options)
+    token = next(iter(session.tokens))
+    page = TestClient(app).get(f"/play/{token}/view").text
+    empty = re.search(r'<p class="empty">Empty: ([^<]*)</p>', page)
+    assert empty is not None
+    owners = {name.split(".")[1] for name in empty[1].split(", ")}
+    assert owners == set(playing)

@@ -147,6 +147,15 @@ def zone_html(catalogue: Catalogue, zone: str, content: Any, states: list[Any] |
             f'<div class="cards">{"".join(cards)}</div></section>')
 
 
+def in_play(catalogue: Catalogue, zone: str, names: list[str]) -> bool:
+    """Whether a zone of the view (`hand.A`, `field.B.C3`) is a seat's in play, or no seat's:
+    a game of two of its six seats has the others' zones too, always empty."""
+    name, *keys = zone.split(".")
+    info = catalogue.model.zones.get(name)
+    return info is None or all(key in names for per, key in zip(info.per, keys, strict=False)
+                               if per == "player")
+
+
 def _empty(content: Any) -> bool:
     return content == [] or (isinstance(content, dict) and not content.get("count")
                              and not content.get("revealed"))
@@ -305,6 +314,7 @@ def view_html(session: Session, catalogue: Catalogue, seat: int, prefix: list[in
         parts.append(board_html(catalogue, board, fields.get(board, {}),
                                 start_boards.get(board, {}), zones, names[viewer]))
     states = view.get("cards", {})
+    zones = {z: c for z, c in zones.items() if in_play(catalogue, z, names)}
     shown = [zone_html(catalogue, z, c, states.get(z)) for z, c in zones.items() if not _empty(c)]
     empty = [words(z) for z, c in zones.items() if _empty(c)]
     parts.append('<section class="zones"><h2>Zones</h2>' + "".join(shown)
