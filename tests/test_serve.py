@@ -215,6 +215,17 @@ def test_undo_and_load_leave_the_replay_for_the_game_as_it_now_is() -> None:
             assert "game over" in html and "move 0 of" not in html, change["type"]
 
 
+def test_a_draw_says_so() -> None:
+    session, app = served("dynasty_builder", seed=1, seats="links")
+    agent = random.Random(1)  # plays this seed to a draw, both returns 0
+    while not session.state.is_terminal():
+        action = agent.choice(session.state.legal_actions())
+        session.act(int(session.state.current_player()), choice_of(action))
+    assert session.state.returns() == [0.0, 0.0]
+    page = TestClient(app).get(f"/play/{next(iter(session.tokens))}/view").text
+    assert "game over: a draw" in page and "+0" not in page
+
+
 def test_a_move_of_several_parameters_is_chosen_a_step_at_a_time() -> None:
     session, _ = served("dynasties", seed=0)
     actions = session.legal_for(DEVICE)

@@ -289,7 +289,10 @@ def view_html(session: Session, catalogue: Catalogue, seat: int, prefix: list[in
              f"<b>{escape(names[viewer])}</b> · phase <b>{escape(words(str(view['phase'])))}"
              "</b>"]
     if state.is_terminal():
-        outcome = ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(state.returns()))
+        returns = list(state.returns())
+        # nobody ahead of another: a draw, not "A +0, B +0" (a game of one has a result)
+        outcome = ("a draw" if len(returns) > 1 and len(set(returns)) == 1
+                   else ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(returns)))
         parts.append(f" · <b class='over'>game over: {escape(outcome)}</b>")
     else:
         parts.append(f" · <b>{escape(str(view['actor']))}</b> to act")
