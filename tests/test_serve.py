@@ -49,7 +49,9 @@ def test_links_give_each_seat_an_unguessable_token() -> None:
     assert client.post(f"/play/{token}/act", content=b"\xff").status_code == 400
     page = client.get(f"/play/{next(iter(session.tokens))}/")
     assert "script-src 'self'" in page.headers["content-security-policy"]
-    assert next(iter(session.tokens)) not in client.get("/").text
+    root = client.get("/")  # no token: the same 404 as a wrong one, nothing of the game
+    assert (root.status_code, root.text) == (404, client.get("/play/guess/").text)
+    assert "Ruler" not in root.text
 
 
 def test_a_bot_seat_has_no_link() -> None:

@@ -3,7 +3,8 @@ page its seat's view whenever the game changes, and JSON endpoints for the same 
 
 Routes: /play/TOKEN/ (the page), /play/TOKEN/view (its view, HTML), /play/TOKEN/act (POST a
 move), /play/TOKEN/save (hot-seat), /play/TOKEN/ws (the live view), /static/... An unknown
-token gets the same 404 wherever it is used."""
+token gets the same 404 wherever it is used, and so does / (a page without a token): one line
+that says to use a printed link, and nothing of the game."""
 
 from __future__ import annotations
 
@@ -176,8 +177,7 @@ class Server:
         return self.session.seat_of(str(request.path_params.get("token", "")))
 
     async def index(self, request: Request) -> Response:
-        return HTMLResponse(f"<!doctype html><title>{escape(self.catalogue.title)}</title>"
-                            f"<p>{escape(NOT_FOUND)}</p>", headers=SECURITY)
+        return HTMLResponse(escape(NOT_FOUND), status_code=404, headers=SECURITY)
 
     async def page(self, request: Request) -> Response:
         if self.seat(request) is None:
