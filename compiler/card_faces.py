@@ -28,6 +28,7 @@ NAME_FONT, MIN_NAME_FONT = 17.0, 9.0
 TEXT_FONTS = (11.0, 10.0, 9.0, 8.0, 7.0)
 STAT_FONT = 10.0
 MAX_STATS = 16
+BULLET = "• "  # before a statement; the statements of its body are set in by its width
 
 
 @dataclass
@@ -35,7 +36,8 @@ class CardFace:
     name: str
     card_type: str
     stats: list[tuple[str, str]] = field(default_factory=list)  # (field in words, value)
-    text: list[str] = field(default_factory=list)  # the effects in English, a line each
+    # the effects in English, a line each, as the rulebook's Markdown lists them (outline)
+    text: list[str] = field(default_factory=list)
     flavour: str = ""
     source: str = ""  # file:line of the card's entry
 
@@ -75,6 +77,37 @@ def face_of(gallery: CardGallery, record: RecordInfo, entry: EntryInfo) -> CardF
         face.text.append(plain(effect.name) + ":")
         face.text.extend(plain(line) for line in effect.lines)
     return face
+
+
+def outline(text: list[str]) -> list[tuple[int, str]]:
+    """A card's text (CardFace.text: each effect's heading, then its statements as the Markdown
+    rulebook's nested list) as (depth, words), for the views that lay it out themselves: a
+    heading ("Effect:") at depth 0, a statement at 1, the body of its if, for or repeat one
+    deeper; the words without the list's dash."""
+    found = []
+    for line in text:
+        said = line.lstrip(" ")
+        if said.startswith("- "):
+            found.append(((len(line) - len(said)) // 2 + 1, said[2:]))
+        else:
+            found.append((0, said.rstrip()))
+    return found
+
+
+def fit_outline(items: list[tuple[int, str]], width: float, size: float,
+                ) -> list[tuple[float, str]]:
+    """An outline's lines wrapped to `width` at `size`, each with its x offset: a statement's
+    lines after the first under its words, and the statements of its body under them too."""
+    bullet = text_width(BULLET, size)
+    lines: list[tuple[float, str]] = []
+    for depth, said in items:
+        if depth == 0:
+            lines += [(0.0, line) for line in fit_lines([said], width, size)]
+            continue
+        at = min((depth - 1) * bullet, width / 2)
+        for i, line in enumerate(fit_lines([said], width - at - bullet, size)):
+            lines.append((at, BULLET + line) if i == 0 else (at + bullet, line))
+    return lines
 
 
 def fit_lines(paragraphs: list[str], width: float, size: float) -> list[str]:
@@ -166,25 +199,26 @@ def card_svg(face: CardFace) -> tuple[str, bool]:
     y += STAT_FONT * 1.3 * (row + (1 if at else 0)) + 6
     out.append(f'<line x1="{num(PAD)}" y1="{num(y)}" x2="{num(WIDTH - PAD)}" y2="{num(y)}" '
                f'stroke="{ACCENT}"/>')
-    paragraphs = long_fields + [line.replace("- ", "• ", 1) for line in face.text]
-    flavour = [face.flavour] if face.flavour else []
+    # the body of an if, for or repeat set in by an x offset: SVG collapses leading spaces
+    paragraphs = [(0, text) for text in long_fields] + outline(face.text)
+    flavour = [(0, face.flavour)] if face.flavour else []
     room = HEIGHT - PAD - y - 4
-    chosen: tuple[float, list[str], int] | None = None
+    chosen: tuple[float, list[tuple[float, str]], int] | None = None
     for font in TEXT_FONTS:
-        lines = fit_lines(paragraphs, WIDTH - 2 * PAD, font)
-        more = fit_lines(flavour, WIDTH - 2 * PAD, font)
+        lines = fit_outline(paragraphs, WIDTH - 2 * PAD, font)
+        more = fit_outline(flavour, WIDTH - 2 * PAD, font)
         if (len(lines) + len(more)) * font * 1.25 <= room:
             chosen = (font, lines + more, len(lines))
             break
     if chosen is None:
         font = TEXT_FONTS[-1]
-        lines = fit_lines(paragraphs, WIDTH - 2 * PAD, font)
+        lines = fit_outline(paragraphs, WIDTH - 2 * PAD, font)
         keep = max(0, int(room // (font * 1.25)) - 1)
-        chosen = (font, [*lines[:keep], "…"], keep + 1)
+        chosen = (font, [*lines[:keep], (0.0, "…")], keep + 1)
         fits = False
     font, lines, rules = chosen
-    for i, line in enumerate(lines):
-        out.append(_text(PAD, y + font * 1.25 * (i + 1), line, font,
+    for i, (indent, line) in enumerate(lines):
+        out.append(_text(PAD + indent, y + font * 1.25 * (i + 1), line, font,
                          style="italic" if i >= rules else "",
                          fill=LABEL_INK if i >= rules else INK))
     out.append("</svg>")
@@ -195,9 +229,10 @@ class Layouts:
     """A designer's face layouts: `faces/<CardType>.svg.j2` beside the rulebook, a Jinja2
     template of an SVG, rendered in Jinja's immutable sandbox with autoescaping (card text is
     escaped, and a template can call no Python). It gets `card` (name, type, stats: pairs of
-    field and value, fields: the same as a dict, text: the effect lines, flavour), `width`,
-    `height` and `wrap(text, width, size)` (lines that fit). A template that cannot be read
-    or rendered is reported (`problems`: file, line, message) and the default face is used."""
+    field and value, fields: the same as a dict, text: the effect lines, outline: the same as
+    pairs of depth and words, flavour), `width`, `height` and `wrap(text, width, size)` (lines
+    that fit). A template that cannot be read or rendered is reported (`problems`: file, line,
+    message) and the default face is used."""
 
     def __init__(self, source_file: str, named: dict[str, Path] | None = None) -> None:
         self.folder = Path(source_file).parent / "faces" if source_file else None
@@ -241,7 +276,8 @@ class Layouts:
         if not isinstance(template, Template):
             return None
         card = {"name": face.name, "type": face.card_type, "stats": face.stats,
-                "fields": dict(face.stats), "text": face.text, "flavour": face.flavour}
+                "fields": dict(face.stats), "text": face.text,
+                "outline": outline(face.text), "flavour": face.flavour}
         try:
             return template.render(card=card, width=WIDTH, height=HEIGHT,
                                    wrap=lambda text, width, size: fit_lines(

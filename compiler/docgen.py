@@ -33,7 +33,16 @@ from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
 from compiler.doc_source import source_block, stylesheet
-from compiler.english import anchor, code, counts_text, md, md_paragraph, sentence, words
+from compiler.english import (
+    anchor,
+    code,
+    counts_text,
+    md,
+    md_doc,
+    md_doc_paragraph,
+    sentence,
+    words,
+)
 from compiler.grid_diagram import (
     MAX_GRID_CELLS,
     diagram_lines,
@@ -290,7 +299,7 @@ class DocBuilder(CardGallery):
                           "team": "its player and teammates",
                           "hidden": "nobody"}.get(info.visibility, info.visibility)
             rows.append({"name": code(info.name), "type": md(type_text), "default": default,
-                         "visibility": visibility, "doc": md(info.doc)})
+                         "visibility": visibility, "doc": md_doc(info.doc)})
         return rows
 
     def entry_table(self, record_name: str) -> dict[str, Any]:
@@ -314,12 +323,12 @@ class DocBuilder(CardGallery):
             elif info.default is not None:
                 default = self.english.expr(info.default)
             fields.append({"name": code(info.name), "type": md(str(info.type)),
-                           "default": default, "doc": md(info.doc)})
+                           "default": default, "doc": md_doc(info.doc)})
         requires = self.english.card_requires(
             record.requires, [name for name, f in data.items()
                               if not isinstance(f.type, t.EffectT)])
         return {"name": md(record_name), "columns": [md(words(c)) for c in columns],
-                "rows": rows, "doc": md_paragraph(record.doc), "is_card": record.is_card,
+                "rows": rows, "doc": md_doc_paragraph(record.doc), "is_card": record.is_card,
                 "has_descriptions": any(e.description for e in record.entries),
                 "gallery": gallery, "count": len(record.entries), "fields": fields,
                 "requires": requires,
@@ -411,7 +420,7 @@ class DocBuilder(CardGallery):
                             holders[keyword].append(
                                 self.card_link(record.name, entry.name) + note)
         return [{"name": sentence(md(words(name))), "anchor": f"keyword-{anchor(name)}",
-                 "text": md(decl.text), "doc": md_paragraph(decl.doc),
+                 "text": md(decl.text), "doc": md_doc_paragraph(decl.doc),
                  "line": self.where(decl.span.file, [decl.span.line]),
                  "uses": uses[name], "cards": holders[name]}
                 for name, decl in m.keywords.items()]
@@ -450,7 +459,7 @@ class DocBuilder(CardGallery):
         for option in m.options.values():
             found.append((option.name, "an option", option.description, option.span))
         found.sort(key=lambda item: (words(item[0]).lower(), item[1]))
-        return [{"term": md(words(name)), "what": md(what), "doc": md_paragraph(doc),
+        return [{"term": md(words(name)), "what": md(what), "doc": md_doc_paragraph(doc),
                  "where": self.where(span.file, [span.line])}
                 for name, what, doc, span in found if doc.strip()]
 
@@ -458,7 +467,7 @@ class DocBuilder(CardGallery):
         """Each `diagram`: its picture (inline in the HTML, a file beside the Markdown) and the
         same drawings in words."""
         m = self.model
-        return [{"title": md(found.decl.title), "doc": md_paragraph(found.decl.doc),
+        return [{"title": md(found.decl.title), "doc": md_doc_paragraph(found.decl.doc),
                  "line": self.where(found.decl.span.file, [found.decl.span.line]),
                  "picture": diagram_picture_name(m.name, found.decl.title),
                  "svg": Markup(diagram_svg(f"{m.title}: {found.decl.title}", found)),
@@ -483,7 +492,7 @@ class DocBuilder(CardGallery):
                 "side": [{"card": self.card_link(rules.card_type, entry.card),
                           "count": entry.count} for entry in deck.side],
             })
-        return {"card_type": md(rules.card_type), "doc": md_paragraph(rules.doc),
+        return {"card_type": md(rules.card_type), "doc": md_doc_paragraph(rules.doc),
                 "line": self.where(rules.span.file, [rules.span.line]),
                 "rules": self.english.deck_rules(rules), "decks": decks}
 
@@ -524,14 +533,14 @@ class DocBuilder(CardGallery):
                     "team": "its owner and teammates see the cards; others see how many",
                 }[zone.visibility],
                 "capacity": str(zone.capacity) if zone.capacity is not None else "—",
-                "doc": md(zone.doc),
+                "doc": md_doc(zone.doc),
             })
         boards = []
         for board in m.boards.values():
             boards.append({
                 "name": md(board.name), "kind": board.kind, "shape": md(grid_shape(board)),
                 "source": code(board.source) if board.source else "",
-                "doc": md_paragraph(board.doc),
+                "doc": md_doc_paragraph(board.doc),
                 "nodes": [{"name": md(node.capitalize()),
                            "neighbours": ", ".join(md(board.nodes[j].capitalize())
                                                    for j in board.neighbours[i])}
@@ -556,7 +565,7 @@ class DocBuilder(CardGallery):
                 says = re.sub(r"\{(\w+)\}", r"‹\1›", says)
                 actions.append({
                     "name": md(words(action.name)), "anchor": anchor(action.name),
-                    "doc": md_paragraph(action.decl.doc), "says": md(says),
+                    "doc": md_doc_paragraph(action.decl.doc), "says": md(says),
                     "params": [{"name": md(name), "type": md(str(type_)),
                                 "domain": en.expr(domain) if domain is not None
                                 else f"any {md(str(type_))}"}
@@ -568,7 +577,7 @@ class DocBuilder(CardGallery):
                 })
             phases.append({
                 "name": md(words(phase.name)), "anchor": anchor(phase.name),
-                "doc": md_paragraph(decl.doc), "line": decl.span.line,
+                "doc": md_doc_paragraph(decl.doc), "line": decl.span.line,
                 "enter": en.block(decl.enter.statements) if decl.enter else [],
                 "actor": (en.expr(decl.actor) if decl.actor is not None
                           else en.responders(decl.responders)
@@ -591,7 +600,7 @@ class DocBuilder(CardGallery):
                 "kind": "function" if is_function else "procedure",
                 "params": ", ".join(f"*{md(p)}* ({md(str(ty))})" for p, ty in info.params),
                 "returns": md(str(info.returns)) if info.returns is not None else "",
-                "doc": md_paragraph(info.doc), "body": body, "line": rule.span.line,
+                "doc": md_doc_paragraph(info.doc), "body": body, "line": rule.span.line,
                 "source": source_block(m.sources, rule.span),
             })
         options = []
@@ -628,7 +637,7 @@ class DocBuilder(CardGallery):
         sections += [("Designer's decisions", "designers-decisions"),
                      ("Coverage of the seed rules", "coverage-of-the-seed-rules")]
         return {
-            "title": md(m.title), "name": m.name, "doc": md_paragraph(m.doc),
+            "title": md(m.title), "name": m.name, "doc": md_doc_paragraph(m.doc),
             "source": md(m.source_file), "source_code": code(m.source_file),
             "title_plain": m.title, "source_plain": m.source_file,
             "source_css": Markup(stylesheet()),
@@ -640,7 +649,7 @@ class DocBuilder(CardGallery):
             "enums": [{"name": md(e.name), "members": ", ".join(
                            self.keyword_link(x) if e.name == "keyword" else md(x)
                            for x in e.members),
-                       "doc": md(e.doc)} for e in m.enums.values()],
+                       "doc": md_doc(e.doc)} for e in m.enums.values()],
             "records": records,
             "boards": boards, "zones": zones, "diagrams": self.diagrams(),
             "game_fields": self.field_rows(m.game_fields),

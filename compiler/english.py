@@ -80,10 +80,10 @@ def _md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", _LINE_BREAKS.sub(" ", text))
 
 
-def md_paragraph(text: str) -> str:
-    """`md` for text that starts a line of its own: it cannot open a heading, a list or a
-    code block either."""
-    escaped = md(text.strip())
+def md_paragraph(text: str, escape: Callable[[str], str] = md) -> str:
+    """`md` (or `escape`) for text that starts a line of its own: it cannot open a heading, a
+    list or a code block either."""
+    escaped = escape(text.strip())
     match = _BLOCK_START.match(escaped)
     if match is None:
         return escaped
@@ -91,6 +91,28 @@ def md_paragraph(text: str) -> str:
         end = len(match.group(1))
         return escaped[:end] + "\\" + escaped[end:]
     return "\\" + escaped
+
+
+# A code span of a `##` doc comment: a run of backticks, text, the same run again.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+
+
+def md_doc(text: str) -> str:
+    """`md` of a `##` doc comment: its code spans (`kind`) stay code spans, each as `code`
+    writes it; the rest of its text is text, as md makes it."""
+    if "`" not in text:
+        return md(text)
+    parts, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [md(text[at:span.start()]), code(span.group(2))]
+        at = span.end()
+    parts.append(md(text[at:]))
+    return "".join(parts)
+
+
+def md_doc_paragraph(text: str) -> str:
+    """`md_paragraph` of a `##` doc comment, its code spans kept (md_doc)."""
+    return md_paragraph(text, md_doc)
 
 
 def code(text: str) -> str:

@@ -16,10 +16,11 @@ import datetime
 import functools
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.card_faces import CardFace
+from compiler.card_faces import BULLET, CardFace, outline
 from compiler.model import GameModel
 from compiler.printing_tokens import Token, token_pages, tokens_of
 from compiler.serve.catalogue import Catalogue
@@ -55,11 +56,18 @@ def _glyphs() -> frozenset[int]:
     return found or frozenset()
 
 
+# a line break, a tab and the other spacing control characters, with the spaces around them
+BREAKS = re.compile(r" *(?:[\t\n\v\f\r\x1c-\x1f\x85\u2028\u2029] *)+")
+
+
 def pdf_text(text: str) -> str:
-    """Text as the shipped font can set it: a character it has no glyph for (and every
-    control character) as "?", so that no glyph is left blank."""
+    """Text as the shipped font can set it, as the HTML and Markdown rulebooks show it: a
+    line break or a tab (a YAML `description: |` block) as one space, other control and
+    format characters, which have nothing to show, left out, and a character the font has no
+    glyph for as "?", so that no glyph is left blank."""
     glyphs = _glyphs()
-    return "".join(c if c >= " " and c != "\x7f" and ord(c) in glyphs else "?" for c in text)
+    return "".join("" if unicodedata.category(c) in ("Cc", "Cf") else c if ord(c) in glyphs
+                   else "?" for c in BREAKS.sub(" ", text))
 
 
 def new_pdf(width: float, height: float) -> object:
@@ -225,23 +233,45 @@ def card_front(pdf: object, face: CardFace, x: float, y: float) -> None:
     pdf.set_font(FONT, "I", 7)
     pdf.set_xy(x + pad, y + pad + 7)
     pdf.cell(CARD_W - 2 * pad, 4, pdf_text(face.card_type + (f" — {kind}" if kind else "")))
-    body = [f"{label}: {value}" for label, value in stats.items()] + [""]
-    body += [line.strip().replace("- ", "• ", 1) for line in face.text]
+    body = [(0, f"{label}: {value}") for label, value in stats.items()] + [(0, "")]
+    body += outline(face.text)
     if face.flavour:
-        body += ["", face.flavour]
-    text = "\n".join(pdf_text(line) for line in body).strip()
+        body += [(0, ""), (0, face.flavour)]
     room = CARD_H - 2 * pad - 13
     for size in TEXT_SIZES:
         pdf.set_font(FONT, "", size)
-        found = pdf.multi_cell(CARD_W - 2 * pad, size * 0.42, text, dry_run=True,
-                               output="LINES")
-        lines = [str(line) for line in found] if isinstance(found, list) else []
+        lines = text_lines(pdf, body, CARD_W - 2 * pad, size)
         if len(lines) * size * 0.42 <= room or size == TEXT_SIZES[-1]:
             break
-    keep = int(room // (size * 0.42))
-    shown = "\n".join(lines[:keep]) if len(lines) > keep else text
-    pdf.set_xy(x + pad, y + pad + 12)
-    pdf.multi_cell(CARD_W - 2 * pad, size * 0.42, shown, align="L")
+    for i, (at, line) in enumerate(lines[:int(room // (size * 0.42))]):
+        pdf.set_xy(x + pad + at, y + pad + 12 + i * size * 0.42)
+        pdf.cell(CARD_W - 2 * pad - at, size * 0.42, line)
+
+
+def text_lines(pdf: object, items: list[tuple[int, str]], width: float, size: float,
+               ) -> list[tuple[float, str]]:
+    """A card's text (card_faces.outline) wrapped to `width` in the current font, each line
+    with its x offset in mm, as card_faces.fit_outline sets them: a statement's lines after the
+    first under its words, and the statements of its body under them too; no blank line
+    first or last."""
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    bullet = pdf.get_string_width(BULLET)
+    lines: list[tuple[float, str]] = []
+    for depth, said in items:
+        at = min(max(depth - 1, 0) * bullet, width / 2)
+        lead = bullet if depth else 0.0
+        found = pdf.multi_cell(width - at - lead, size * 0.42, pdf_text(said), dry_run=True,
+                               output="LINES")
+        wrapped = [str(line) for line in found] if isinstance(found, list) else []
+        for i, line in enumerate(wrapped or [""]):
+            lines.append((at, BULLET + line) if depth and i == 0 else (at + lead, line))
+    while lines and not lines[0][1]:
+        lines.pop(0)
+    while lines and not lines[-1][1]:
+        lines.pop()
+    return lines
 
 
 def card_back(pdf: object, title: str, x: float, y: float) -> None:

@@ -9,7 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from compiler import types as t
-from compiler.card_faces import CardFace
+from compiler.card_faces import CardFace, outline
 from compiler.model import BoardInfo
 from compiler.serve.catalogue import Catalogue
 
@@ -106,7 +106,9 @@ def card_lines(face: CardFace | None, name: str, state: dict[str, Any] | None,
     lines: list[Line] = [(f"     {name}" + (f" — {stats}" if stats else "")
                           + (f" ({status})" if status else ""), "green")]
     if face is not None and with_text:
-        lines += [(f"         {line.strip()}", "") for line in face.text]
+        # the body of an if, for or repeat in by two spaces, as the Markdown rulebook has it
+        lines += [(" " * 9 + ("  " * (depth - 1) + "- " if depth else "") + said, "")
+                  for depth, said in outline(face.text)]
     return lines
 
 

@@ -1,16 +1,22 @@
 """Card faces (compiler.card_faces): drawn for every card of the shipped games' galleries,
 fitting; hostile text inert and the SVG well formed; a card whose text cannot fit warns
-(W0408) at its line in the card set."""
+(W0408) at its line in the card set; the body of an if set in on every view of a card."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pypdf
 import pytest
 
+from compiler.api import load_game_model
 from compiler.build import build
 from compiler.card_faces import CardFace, card_svg, fit_lines
+from compiler.printing import Sheet, write_pdf
+from compiler.serve.catalogue import Catalogue
+from compiler.serve.render import face_html
+from compiler.terminal import card_lines
 from dsl.diagnostics import Diagnostics
 from tests.cardset_games import hostile_card_set, write_game, yaml_text
 
@@ -53,6 +59,29 @@ def test_text_wraps_then_shrinks_then_warns_at_the_cards_line(tmp_path: Path) ->
         ("W0408", "core.cards.yaml", 4)]
     assert "'Saga'" in found[0].message
     assert (tmp_path / "out" / "cardtest.py").is_file()  # a warning: the build goes on
+
+
+def test_the_body_of_an_if_is_set_in_on_every_view(tmp_path: Path) -> None:
+    catalogue = Catalogue(load_game_model("rulers_gambit")[0])
+    spike = catalogue.face("Mind Spike")  # let c ...; if c != none { discard(c) }; drain ...
+    assert spike is not None and spike.text[2:4] == ["- If c is set:", "  - Do discard(c)."]
+    svg = ET.fromstring(card_svg(spike)[0])
+    x = {t.text: float(t.get("x", 0)) for t in svg.iter("{http://www.w3.org/2000/svg}text")}
+    assert x["• If c is set:"] < x["• Do discard(c)."]
+    path = tmp_path / "spike.pdf"
+    write_pdf(Sheet("Spike", [spike], []), path)
+    at: dict[str, float] = {}
+    pypdf.PdfReader(path).pages[0].extract_text(
+        visitor_text=lambda text, cm, tm, *_: at.setdefault(text.strip(), tm[4]))
+    assert at["• If c is set:"] < at["• Do discard(c)."]
+    assert ("<li>If c is set:<ul><li>Do discard(c).</li></ul></li>"
+            "<li>Do drain mana(the opponent of you, 1).</li></ul>") in face_html(spike, "", None)
+    lines = [text for text, _ in card_lines(spike, "Mind Spike", None, True)]
+    assert lines[3:5] == ["         - If c is set:", "           - Do discard(c)."]
+    throne = catalogue.face("Ember Throne")  # a kingdom: its effect, then its passive
+    assert throne is not None
+    assert ('</ul></li></ul><div class="effect">Passive:</div><ul><li>For each u'
+            in face_html(throne, "", None))
 
 
 LAYOUT = ('<svg xmlns="http://www.w3.org/2000/svg" class="my-face" width="{{ width }}" '

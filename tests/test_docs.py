@@ -437,3 +437,18 @@ def test_a_field_doc_of_several_lines_is_kept_whole(duel: Path) -> None:
     duel.write_text(text.replace("  cost: int = 0\n", doc + "  cost: int = 0\n"), encoding="utf-8")
     markdown, _ = generate_all_docs(compile_model(duel))
     assert "| what it costs to play, paid from the mana pool |" in markdown
+
+
+def test_html_shows_emphasis_and_doc_code_spans_as_tags(duel: Path) -> None:
+    """The players line's option names are emphasised, and a `##` doc's code spans are code,
+    in the HTML as in the Markdown (neither shows a literal `*` or backtick)."""
+    text = duel.read_text(encoding="utf-8").replace(
+        "  players 2\n", '  players 2 if tint == red\n  players 2 if tint == blue\n'
+        '  option tint: Colour = red "the colour of the table"\n').replace(
+        "card Card {", "## A card, told apart by `kind`; a `<b>` is text.\ncard Card {")
+    duel.write_text(text, encoding="utf-8")
+    markdown, html = generate_all_docs(compile_model(duel))
+    assert "2 if the *tint* option is *red*" in markdown
+    assert "2 if the <em>tint</em> option is <em>red</em>" in html
+    assert "A card, told apart by `kind`; a `<b>` is text." in markdown
+    assert "A card, told apart by <code>kind</code>; a <code>&lt;b&gt;</code> is text." in html

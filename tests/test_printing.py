@@ -137,6 +137,20 @@ def test_text_outside_latin1_prints_as_written(tmp_path: Path) -> None:
     assert all("DejaVu" in str(f.get_object()["/BaseFont"]) for f in fonts.values())
 
 
+def test_a_line_break_in_card_text_prints_as_a_space(tmp_path: Path) -> None:
+    cards = ("cards:\n  - name: Star\n    description: |\n      The brightest.\n"
+             "      Of the suns.\n    effect: gain(you, 1)\n")
+    result = build([write_game(tmp_path / "game", cards)], tmp_path / "out", False,
+                   Diagnostics())
+    model = result.compilations[0].model
+    assert model is not None
+    path = tmp_path / "star.pdf"
+    write_pdf(sheet_of(model), path)
+    assert "The brightest. Of the suns." in pages_text(path)[0]
+    # a tab as a space too; a control or format character, with nothing to show, left out
+    assert pdf_text("one\ttwo \r\n three\x07\u202e\x7f") == "one two three"
+
+
 def test_board_games_print_tiles_and_tokens_for_each_player(tmp_path: Path) -> None:
     model, _ = load_game_model("dynasties")
     sheet = sheet_of(model)

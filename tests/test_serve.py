@@ -49,7 +49,9 @@ def test_links_give_each_seat_an_unguessable_token() -> None:
     assert client.post(f"/play/{token}/act", content=b"\xff").status_code == 400
     page = client.get(f"/play/{next(iter(session.tokens))}/")
     assert "script-src 'self'" in page.headers["content-security-policy"]
-    assert next(iter(session.tokens)) not in client.get("/").text
+    root = client.get("/")  # no token: the same 404 as a wrong one, nothing of the game
+    assert (root.status_code, root.text) == (404, client.get("/play/guess/").text)
+    assert "Ruler" not in root.text
 
 
 def test_a_bot_seat_has_no_link() -> None:
@@ -191,6 +193,41 @@ def test_a_finished_game_replays_move_by_move() -> None:
         assert "move 3 of" in html and session.moves[2].texts[0] in html
 
 
+def test_undo_and_load_leave_the_replay_for_the_game_as_it_now_is() -> None:
+    session, app = served("dynasties", seed=3, bots=frozenset({1}))
+    agent = random.Random(3)
+
+    def play_to_the_end() -> None:
+        while not session.state.is_terminal():
+            session.act(DEVICE, choice_of(agent.choice(session.state.legal_actions())))
+
+    play_to_the_end()
+    saved = session.save(DEVICE)
+    token = next(iter(session.tokens))
+    with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
+        socket.receive_json()
+        for change in ({"type": "undo"}, {"type": "load", "text": saved}):
+            socket.send_json({"type": "replay", "step": 0})
+            assert "move 0 of" in socket.receive_json()["html"]
+            socket.send_json(change)
+            socket.receive_json()
+            play_to_the_end()
+            socket.send_json({"type": "back"})
+            html = socket.receive_json()["html"]
+            assert "game over" in html and "move 0 of" not in html, change["type"]
+
+
+def test_a_draw_says_so() -> None:
+    session, app = served("dynasty_builder", seed=1, seats="links")
+    agent = random.Random(1)  # plays this seed to a draw, both returns 0
+    while not session.state.is_terminal():
+        action = agent.choice(session.state.legal_actions())
+        session.act(int(session.state.current_player()), choice_of(action))
+    assert session.state.returns() == [0.0, 0.0]
+    page = TestClient(app).get(f"/play/{next(iter(session.tokens))}/view").text
+    assert "game over: a draw" in page and "+0" not in page
+
+
 def test_a_move_of_several_parameters_is_chosen_a_step_at_a_time() -> None:
     session, _ = served("dynasties", seed=0)
     actions = session.legal_for(DEVICE)
@@ -281,6 +318,18 @@ def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
         assert cli.main(["serve", "dynasties", "--port", str(port)]) == 1
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}" in err and "/play/" not in err
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "0", "-1"])
+def test_serve_says_when_the_port_is_out_of_range(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  port: str) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: pytest.fail("it served"))
+    assert cli.main(["serve", "dynasties", "--port", port]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}: a port is a whole number from 1 to 65535" in err
+    assert "/play/" not in err and "Traceback" not in err
 
 
 def test_bot_takes_any_agent_the_lab_names() -> None:
@@ -375,3 +424,15 @@ def test_a_game_of_more_players_deals_a_link_per_seat_of_its_count() -> None:
     assert sorted(four.tokens.values()) == [0, 1, 2, 3] and len(four.names) == 4
     with pytest.raises(SessionError, match="3-4 players, not 2"):
         served("dynasty_tcg", seats="links", options={"mode": "royale"}, players=2)
+
+
+@pytest.mark.parametrize(("options", "playing"), [({}, "AB"), ({"mode": "royale"}, "ABC")])
+def test_a_page_names_the_zones_of_the_seats_in_play_only(options: dict[str, str],
+                                                           playing: str) -> None:
+    session, app = served("dynasty_tcg", seed=5, seats="links", options=options)
+    token = next(iter(session.tokens))
+    page = TestClient(app).get(f"/play/{token}/view").text
+    empty = re.search(r'<p class="empty">Empty: ([^<]*)</p>', page)
+    assert empty is not None
+    owners = {name.split(".")[1] for name in empty[1].split(", ")}
+    assert owners == set(playing)

@@ -3,7 +3,8 @@ page its seat's view whenever the game changes, and JSON endpoints for the same 
 
 Routes: /play/TOKEN/ (the page), /play/TOKEN/view (its view, HTML), /play/TOKEN/act (POST a
 move), /play/TOKEN/save (hot-seat), /play/TOKEN/ws (the live view), /static/... An unknown
-token gets the same 404 wherever it is used."""
+token gets the same 404 wherever it is used, and so does / (a page without a token): one line
+that says to use a printed link, and nothing of the game."""
 
 from __future__ import annotations
 
@@ -104,11 +105,13 @@ class Server:
         elif kind == "undo":
             page.prefix = []
             session.undo(page.seat, bots=False)
+            self.replays_end()
         elif kind == "load":
             text = message.get("text")
             if not isinstance(text, str):
                 raise SessionError("load sends the saved file's text")
             session.load(page.seat, text, bots=False)
+            self.replays_end()
         elif kind == "replay":
             step = message.get("step")
             if type(step) is not int:
@@ -122,6 +125,12 @@ class Server:
             session.show_seat(page.seat, wanted)
         else:
             raise SessionError(f"unknown message {str(kind)[:40]!r}")
+
+    def replays_end(self) -> None:
+        """After an undo or a load, every page shows the game as it now is: a replay step
+        kept from the game before would show that position again when this one ends."""
+        for page in self.pages:
+            page.step = None
 
     async def broadcast(self) -> None:
         for page in list(self.pages):
@@ -168,8 +177,7 @@ class Server:
         return self.session.seat_of(str(request.path_params.get("token", "")))
 
     async def index(self, request: Request) -> Response:
-        return HTMLResponse(f"<!doctype html><title>{escape(self.catalogue.title)}</title>"
-                            f"<p>{escape(NOT_FOUND)}</p>", headers=SECURITY)
+        return HTMLResponse(escape(NOT_FOUND), status_code=404, headers=SECURITY)
 
     async def page(self, request: Request) -> Response:
         if self.seat(request) is None:

@@ -9,6 +9,7 @@ import sys
 # (the session, the catalogue and the web stack are imported by `serve` alone).
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+MAX_PORT = 65535
 
 
 def bot_seats(names: list[str], bot: str | None, wanted: str | None) -> frozenset[int]:
@@ -85,10 +86,12 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
 
 
 def cannot_listen(host: str, port: int) -> str | None:
-    """Why the server could not listen there (the address taken, no such address), or None:
-    asked before the links are printed, so that no dead link is."""
+    """Why the server could not listen there (the address taken, no such address, a port out
+    of range), or None: asked before the links are printed, so that no dead link is."""
     import socket
 
+    if not 1 <= port <= MAX_PORT:  # getaddrinfo takes 99999 as 34463; uvicorn raises
+        return f"a port is a whole number from 1 to {MAX_PORT}"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
@@ -98,8 +101,8 @@ def cannot_listen(host: str, port: int) -> str | None:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
-        except OSError as error:
-            return error.strerror or str(error)
+        except (OSError, OverflowError) as error:
+            return getattr(error, "strerror", None) or str(error)
     return None
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from compiler import types as t
 from compiler.board_diagram import MAX_BOARD_NODES, board_svg
-from compiler.card_faces import CardFace
+from compiler.card_faces import CardFace, outline
 from compiler.grid_diagram import MAX_GRID_CELLS, live_grid_svg
 from compiler.hexmap import hex_svg
 from compiler.model import BoardInfo
@@ -94,13 +94,33 @@ def face_html(face: CardFace | None, name: str, state: dict[str, Any] | None) ->
     if face is None:
         return f'<div class="card plain"><div class="name">{escape(name)}</div>{marks}</div>'
     stats = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in face.stats)
-    text = "".join(f"<li>{escape(line.strip().lstrip('- '))}</li>" for line in face.text)
     return (f'<div class="card"><div class="name">{escape(name)}</div>'
             f'<div class="type">{escape(face.card_type)}</div>'
             + (f"<dl>{stats}</dl>" if stats else "")
-            + (f"<ul>{text}</ul>" if text else "")
+            + text_html(face.text)
             + (f'<div class="flavour">{escape(face.flavour)}</div>' if face.flavour else "")
             + marks + "</div>")
+
+
+def text_html(text: list[str]) -> str:
+    """A card's text (card_faces.outline): each effect's heading a line of its own, its
+    statements a list, the body of an if, for or repeat a list inside the statement's item."""
+    out: list[str] = []
+    depth = 0  # the lists open, each but the innermost in an item left open
+    for level, said in outline(text):
+        if level == 0:
+            out.append("</li></ul>" * depth)
+            depth = 0
+            out.append(f'<div class="effect">{escape(said)}</div>')
+            continue
+        if level > depth:
+            out.append("<ul>" * (level - depth))
+        else:
+            out.append("</li>" + "</ul></li>" * (depth - level))
+        depth = level
+        out.append(f"<li>{escape(said)}")
+    out.append("</li></ul>" * depth)
+    return "".join(out)
 
 
 def back_html(count: int) -> str:
@@ -125,6 +145,15 @@ def zone_html(catalogue: Catalogue, zone: str, content: Any, states: list[Any] |
     title = " · ".join(words(part) for part in zone.split("."))
     return (f'<section class="zone"><h3>{escape(title)} <small>({count})</small></h3>'
             f'<div class="cards">{"".join(cards)}</div></section>')
+
+
+def in_play(catalogue: Catalogue, zone: str, names: list[str]) -> bool:
+    """Whether a zone of the view (`hand.A`, `field.B.C3`) is a seat's in play, or no seat's:
+    a game of two of its six seats has the others' zones too, always empty."""
+    name, *keys = zone.split(".")
+    info = catalogue.model.zones.get(name)
+    return info is None or all(key in names for per, key in zip(info.per, keys, strict=False)
+                               if per == "player")
 
 
 def _empty(content: Any) -> bool:
@@ -260,7 +289,10 @@ def view_html(session: Session, catalogue: Catalogue, seat: int, prefix: list[in
              f"<b>{escape(names[viewer])}</b> · phase <b>{escape(words(str(view['phase'])))}"
              "</b>"]
     if state.is_terminal():
-        outcome = ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(state.returns()))
+        returns = list(state.returns())
+        # nobody ahead of another: a draw, not "A +0, B +0" (a game of one has a result)
+        outcome = ("a draw" if len(returns) > 1 and len(set(returns)) == 1
+                   else ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(returns)))
         parts.append(f" · <b class='over'>game over: {escape(outcome)}</b>")
     else:
         parts.append(f" · <b>{escape(str(view['actor']))}</b> to act")
@@ -285,6 +317,7 @@ def view_html(session: Session, catalogue: Catalogue, seat: int, prefix: list[in
         parts.append(board_html(catalogue, board, fields.get(board, {}),
                                 start_boards.get(board, {}), zones, names[viewer]))
     states = view.get("cards", {})
+    zones = {z: c for z, c in zones.items() if in_play(catalogue, z, names)}
     shown = [zone_html(catalogue, z, c, states.get(z)) for z, c in zones.items() if not _empty(c)]
     empty = [words(z) for z, c in zones.items() if _empty(c)]
     parts.append('<section class="zones"><h2>Zones</h2>' + "".join(shown)
