@@ -26,6 +26,45 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_MAP_BYTES = 4 * 1024 * 1024
 
 
+class MapFile:
+    """A map file as the diagnostics about it need it: its name, and where each key and value
+    is written (from the composed YAML), so that an error in a map is shown in the map."""
+
+    def __init__(self, name: str, root: yaml.Node | None, board: Span) -> None:
+        self.name = name
+        self.root = root
+        self.note = f"the board at {board} reads this map"
+
+    def node(self, *path: str | int) -> tuple[yaml.Node | None, yaml.Node | None]:
+        """The key node and the value node at a path of keys and list positions."""
+        key: yaml.Node | None = None
+        current = self.root
+        for step in path:
+            if isinstance(current, yaml.MappingNode) and isinstance(step, str):
+                found = next(((k, v) for k, v in current.value
+                              if isinstance(k, yaml.ScalarNode) and k.value == step), None)
+                if found is None:
+                    return None, None
+                key, current = found
+            elif isinstance(current, yaml.SequenceNode) and isinstance(step, int) \
+                    and 0 <= step < len(current.value):
+                key, current = None, current.value[step]
+            else:
+                return None, None
+        return key, current
+
+    def span(self, *path: str | int, key: bool = False) -> Span | None:
+        """Where the value (or with key, the key) at path is written; None if it is not."""
+        key_node, value_node = self.node(*path)
+        node = key_node if key and key_node is not None else value_node
+        if node is None:
+            return None
+        start, end = node.start_mark, node.end_mark
+        if end.line != start.line:  # a block value: its first line
+            return Span.point(self.name, start.line + 1, start.column + 1)
+        return Span(self.name, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
 class BoardResolver:
     model: GameModel
     diagnostics: Diagnostics
@@ -86,19 +125,26 @@ class BoardResolver:
     def hex_file(self, board: BoardInfo, shape: n.HexFile) -> None:
         """A hex map (docs/language.md, "Hex maps"): rows of symbols, odd rows shifted half a
         hex right; a legend gives each symbol's values for the board's fields."""
-        data = self.map_data(shape.path, shape.span)
-        if data is None:
+        loaded = self.map_data(shape.path, shape.span)
+        if loaded is None:
             return
+        data, located = loaded
 
-        def refuse(message: str) -> None:
-            self.diagnostics.add("E0401", shape.span, f"{shape.path}: {message}",
-                                 hint="see the hex map format in docs/language.md")
+        def refuse(message: str, where: Span | None = None) -> None:
+            at = where or located.span() or shape.span
+            self.diagnostics.add("E0401", at, f"{shape.path}: {message}",
+                                 hint="see the hex map format in docs/language.md",
+                                 notes=[located.note])
 
         if not isinstance(data, dict) or set(data) - {"layout", "legend", "rows"}:
-            refuse("a hex map has 'layout', 'legend' and 'rows' only")
+            other = sorted(str(k) for k in data if k not in ("layout", "legend", "rows")) \
+                if isinstance(data, dict) else []
+            refuse("a hex map has 'layout', 'legend' and 'rows' only",
+                   located.span(other[0], key=True) if other else None)
             return
         if data.get("layout", "odd-r") != "odd-r":
-            refuse("the only layout is 'odd-r' (odd rows shifted half a hex right)")
+            refuse("the only layout is 'odd-r' (odd rows shifted half a hex right)",
+                   located.span("layout"))
             return
         legend, rows = data.get("legend"), data.get("rows")
         if not isinstance(legend, dict) or not all(
@@ -107,25 +153,34 @@ class BoardResolver:
             for k, v in legend.items()
         ):
             refuse("'legend' maps one-character symbols ('-' is no hex) to field values, "
-                   "like '~': {terrain: water}")
+                   "like '~': {terrain: water}", located.span("legend", key=True))
             return
         if not isinstance(rows, list) or not rows or len(rows) > 26 or not all(
             isinstance(row, str) for row in rows
         ):
-            refuse("'rows' is a list of 1 to 26 rows of symbols separated by spaces")
+            refuse("'rows' is a list of 1 to 26 rows of symbols separated by spaces",
+                   located.span("rows", key=True))
             return
         fields = sorted({f for values in legend.values() for f in values})
         board.initial = {f: [] for f in fields}
+        for symbol, values in legend.items():
+            for f, value in values.items():
+                where = located.span("legend", symbol, f)
+                if where is not None:
+                    board.value_spans.setdefault((f, value), where)
+                    board.value_spans.setdefault((f, ""), located.span("legend", symbol, f,
+                                                                       key=True) or where)
         for r, row in enumerate(rows):
             symbols = row.split()
             if len(symbols) > 99:
-                refuse(f"row {r + 1} has more than 99 hexes")
+                refuse(f"row {r + 1} has more than 99 hexes", located.span("rows", r))
                 return
             for c, symbol in enumerate(symbols):
                 if symbol == "-":
                     continue
                 if symbol not in legend:
-                    refuse(f"row {r + 1} uses '{symbol}', which the legend does not give")
+                    refuse(f"row {r + 1} uses '{symbol}', which the legend does not give",
+                           located.span("rows", r))
                     return
                 board.nodes.append(f"{chr(ord('A') + r)}{c + 1}")
                 board.coords.append((r, c))
@@ -141,17 +196,21 @@ class BoardResolver:
             board.neighbours[i].sort()
 
     def map_values(self, board: BoardInfo, span: Span) -> None:
-        """The values a map gives node fields must fit the fields' types."""
+        """The values a map gives node fields must fit the fields' types: each is reported
+        where the map writes it, with a note naming the board that reads the map."""
+        notes = [f"the board at {span} reads this map"] if board.value_spans else []
         for name, values in board.initial.items():
             info = board.fields.get(name)
             if info is None:
-                self.diagnostics.add("E0104", span, f"the map gives '{name}', which board "
+                self.diagnostics.add("E0104", board.value_spans.get((name, ""), span),
+                                     f"the map gives '{name}', which board "
                                      f"{board.name} does not declare",
-                                     hint=did_you_mean(name, board.fields))
+                                     hint=did_you_mean(name, board.fields), notes=notes)
                 continue
             if info.per_player:
-                self.diagnostics.add("E0201", span, f"the map gives '{name}', a 'per player' "
-                                     "field: a map gives one value per node")
+                self.diagnostics.add("E0201", board.value_spans.get((name, ""), span),
+                                     f"the map gives '{name}', a 'per player' "
+                                     "field: a map gives one value per node", notes=notes)
                 continue
             kind = t.strip_optional(info.type)
             for value in dict.fromkeys(values):
@@ -166,73 +225,90 @@ class BoardResolver:
                 )
                 if not ok:
                     self.diagnostics.add(
-                        "E0201", span, f"the map gives {name} = {value!r}, which is not {kind}"
+                        "E0201", board.value_spans.get((name, value), span),
+                        f"the map gives {name} = {value!r}, which is not {kind}"
                         + ("" if value != "" else " (a symbol gives no value and the field "
                            "has no default)"),
                         hint=did_you_mean(str(value), self.model.enums[kind.name].members)
-                        if isinstance(kind, t.EnumT) else None,
+                        if isinstance(kind, t.EnumT) else None, notes=notes,
                     )
 
     def data_path(self, relative: str, span: Span) -> Path | None:
         return data_file(relative, span, self.root, self.diagnostics, MAX_MAP_BYTES)
 
-    def map_data(self, relative: str, span: Span) -> object | None:
-        """A map file's YAML, loaded safely; None (reported) when it cannot be read."""
+    def map_data(self, relative: str, span: Span) -> tuple[object, MapFile] | None:
+        """A map file's YAML, loaded safely, with where its parts are written; None
+        (reported, in the map where the map is at fault) when it cannot be read."""
         path = self.data_path(relative, span)
         if path is None:
             return None
         try:
             text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            self.diagnostics.add("E0401", span, f"'{relative}' is not UTF-8 text: {error}")
+            return None
+        name = display_name(path)
+        note = f"the board at {span} reads this map"
+        # the map is shown like a rulebook in the diagnostics that point into it
+        self.model.sources.setdefault(name, SourceFile(name, text))
+        try:
             crossed = crossed_limit(text, yaml.SafeLoader)
-            data: object = yaml.safe_load(text) if crossed is None else None
-        except (yaml.YAMLError, UnicodeDecodeError) as error:
+            if crossed is not None:
+                self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
+                                     hint=crossed.hint, notes=[note])
+                return None
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
+            data: object = yaml.safe_load(text)
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            where = (Span.point(name, mark.line + 1, mark.column + 1) if mark is not None
+                     else Span.point(name))
+            problem = " ".join(str(error.problem or error.context or error).split())
+            self.diagnostics.add("E0401", where, f"not valid YAML: {problem}", notes=[note])
+            return None
+        except yaml.YAMLError as error:
             self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
             return None
-        if crossed is not None:  # reported in the map, which is shown like a rulebook
-            name = display_name(path)
-            self.model.sources.setdefault(name, SourceFile(name, text))
-            self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
-                                 hint=crossed.hint, notes=[f"the board at {span} reads this map"])
-            return None
-        return {} if data is None else data  # an empty file: its shape is reported
+        # an empty file: its shape is reported
+        return ({} if data is None else data), MapFile(name, root, span)
 
     def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
-        data = self.map_data(shape.path, shape.span)
-        if data is None:
+        loaded = self.map_data(shape.path, shape.span)
+        if loaded is None:
             return
+        data, located = loaded
+
+        def refuse(message: str, where: Span | None, hint: str | None = None) -> None:
+            self.diagnostics.add("E0401", where or shape.span, message, hint=hint,
+                                 notes=[located.note] if where is not None else [])
+
         nodes = data.get("nodes") if isinstance(data, dict) else None
         if not isinstance(nodes, dict) or not nodes:
-            self.diagnostics.add(
-                "E0401",
-                shape.span,
-                f"'{shape.path}' must map 'nodes' to a mapping: node name → list of neighbours",
-            )
+            keys = [str(k) for k in data] if isinstance(data, dict) else []
+            refuse(f"'{shape.path}' must map 'nodes' to a mapping: node name → list of "
+                   "neighbours", located.span("nodes") or located.span(),
+                   hint=did_you_mean(keys[0], ["nodes"]) if len(keys) == 1 else None)
             return
         for name, neighbours in nodes.items():
             if not isinstance(name, str) or not _IDENTIFIER.match(name):
-                self.diagnostics.add(
-                    "E0401", shape.span, f"map node name {name!r} is not a valid name"
-                )
+                refuse(f"map node name {name!r} is not a valid name",
+                       located.span("nodes", str(name), key=True))
                 return
             if not isinstance(neighbours, list) or not all(
                 isinstance(x, str) for x in neighbours
             ):
-                self.diagnostics.add(
-                    "E0401", shape.span, f"neighbours of '{name}' must be a list of node names"
-                )
+                refuse(f"neighbours of '{name}' must be a list of node names",
+                       located.span("nodes", name))
                 return
         board.nodes = list(nodes)
         index = {name: i for i, name in enumerate(board.nodes)}
         board.neighbours = [[] for _ in board.nodes]
         for name, neighbours in nodes.items():
-            for other in neighbours:
+            for position, other in enumerate(neighbours):
                 if other not in index:
-                    self.diagnostics.add(
-                        "E0401",
-                        shape.span,
-                        f"'{name}' names unknown neighbour '{other}' in '{shape.path}'",
-                        hint=did_you_mean(other, index),
-                    )
+                    refuse(f"'{name}' names unknown neighbour '{other}'",
+                           located.span("nodes", name, position),
+                           hint=did_you_mean(other, index))
                     continue
                 self._link(board, index[name], index[other])
         for row in board.neighbours:
