@@ -131,10 +131,11 @@ class BoardResolver:
         data, located = loaded
 
         def refuse(message: str, where: Span | None = None) -> None:
-            at = where or located.span() or shape.span
-            self.diagnostics.add("E0401", at, f"{shape.path}: {message}",
+            at = where or located.span()
+            self.diagnostics.add("E0401", at or shape.span,
+                                 message if at is not None else f"{shape.path}: {message}",
                                  hint="see the hex map format in docs/language.md",
-                                 notes=[located.note])
+                                 notes=[located.note] if at is not None else [])
 
         if not isinstance(data, dict) or set(data) - {"layout", "legend", "rows"}:
             other = sorted(str(k) for k in data if k not in ("layout", "legend", "rows")) \

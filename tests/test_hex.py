@@ -146,12 +146,13 @@ def test_a_board_with_two_maps_builds_a_variant_game_on_the_second(tmp_path: Pat
     assert game.INFO["name"] == "g"
 
 
-def test_a_variant_map_with_a_bad_value_is_reported_at_the_rulebook(tmp_path: Path) -> None:
+def test_a_variant_map_with_a_bad_value_is_reported_in_that_map(tmp_path: Path) -> None:
     rules = variant_rulebook(tmp_path, [". ? ."])
     compilation = check_rulebook(rules)
-    codes = {d.code for d in compilation.diagnostics.items}
-    assert "E0401" in codes
-    assert any("big.map.yaml" in d.message for d in compilation.diagnostics.items)
+    [error] = [d for d in compilation.diagnostics.items if d.code.startswith("E")]
+    assert error.code == "E0401" and error.span.file.endswith("big.map.yaml")
+    assert error.message == "row 1 uses '?', which the legend does not give"
+    assert error.notes and error.notes[0].startswith("the board at ")
     assert not compilation.ok
 
 
