@@ -416,9 +416,13 @@ class ExpressionChecker(BuiltinChecker):
         if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
             return t.ANY  # the unknown type was reported where it was named
         if isinstance(base, t.OptionT):
-            return self.error("E0202", e.obj.span,
-                              f"this may be none, so it has no field '{e.name}'",
-                              hint="test it first: if x != none { ... }")
+            what = f"'{e.obj.id}'" if isinstance(e.obj, n.Name) else "this value"
+            test = e.obj.id if isinstance(e.obj, n.Name) else "x"
+            self.error("E0202", e.obj.span, f"{what} may be none, so it has no field '{e.name}'",
+                       hint=f"test it first: if {test} != none {{ ... }}")
+            base = base.inner  # the field is still checked: a misspelt one is said now too
+            if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
+                return t.ANY
         named = (t.NodeT, t.RecordT, t.CardT, t.DefT, t.EnumT, t.PlayerT)
         if (e.name == "name" and isinstance(base, named)
                 and not (isinstance(base, t.PlayerT) and "name" in m.player_fields)):
