@@ -8,7 +8,7 @@ import asyncio
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -44,12 +44,27 @@ def _uri(path: Path) -> str:
 
 
 def _find(text: str, needle: str, nth: int = 0) -> lsp.Position:
-    """The position of the nth occurrence of needle."""
+    """The position of the nth occurrence of needle, its character counted in UTF-16 code
+    units as the protocol counts them."""
     index = -1
     for _ in range(nth + 1):
         index = text.index(needle, index + 1)
     line = text.count("\n", 0, index)
-    return lsp.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+    before = text[text.rfind("\n", 0, index) + 1:index]
+    return lsp.Position(line=line, character=len(before.encode("utf-16-le")) // 2)
+
+
+def _apply(text: str, edits: Sequence[lsp.TextEdit]) -> str:
+    """The text with one-line edits made, their characters read as UTF-16 code units."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                       reverse=True):
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        units = lines[start.line].encode("utf-16-le")
+        lines[start.line] = (units[:2 * start.character] + edit.new_text.encode("utf-16-le")
+                             + units[2 * end.character:]).decode("utf-16-le")
+    return "\n".join(lines)
 
 
 async def _open(client: LanguageClient, path: Path) -> str:
@@ -279,3 +294,50 @@ async def test_formatting_a_document(client: LanguageClient, tmp_path: Path) -> 
         text_document=lsp.TextDocumentIdentifier(uri=uri),
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edits is not None and edits[0].new_text == 'game g {\n  title "G"\n  players 2\n}\n'
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_columns_after_an_emoji_count_utf16_units(client: LanguageClient,
+                                                        game: Path) -> None:
+    """An emoji is two UTF-16 code units: the diagnostics, quick fixes, renames, colours and
+    hovers of the rest of its line are where the editor counts them."""
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    written = 'require c.kind == creature else "{c} is not a creature"'
+    emoji = text.replace(written, 'require "🐉" != "" and c.kind == creature else "no"', 1)
+    broken = emoji.replace('"" and c.kind ==', '"" and c.kidn ==', 1)
+    await _edit(client, uri, broken, 2)
+    (found,) = client.diagnostics[uri]
+    assert found.range.start == _find(broken, "kidn")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=doc, range=found.range, context=lsp.CodeActionContext(
+            diagnostics=[found])))
+    assert actions is not None and isinstance(actions[0], lsp.CodeAction)
+    assert actions[0].edit is not None and actions[0].edit.changes is not None
+    assert _apply(broken, actions[0].edit.changes[uri]) == emoji
+
+    await _edit(client, uri, emoji, 3)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=doc, position=_find(emoji, "c.kind == creature else")))
+    assert hover is not None and "c: Card" in hover.contents.value  # type: ignore[union-attr]
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc, position=_find(emoji, "creature else"), new_name="beast"))
+    assert edit is not None and edit.changes is not None
+    renamed = _apply(emoji, edit.changes[uri])
+    assert 'require "🐉" != "" and c.kind == beast else "no"' in renamed
+    assert "enum Kind { beast, item" in renamed
+
+    tokens = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
+        text_document=doc))
+    assert tokens is not None
+    line, character, coloured = 0, 0, {}
+    for index in range(0, len(tokens.data), 5):
+        down, right, length = tokens.data[index:index + 3]
+        line, character = line + down, (character + right if down == 0 else right)
+        coloured[line, character] = length
+    at = _find(emoji, "creature else")
+    assert coloured[at.line, at.character] == len("creature")
+    string = _find(emoji, '"🐉"')
+    assert coloured[string.line, string.character] == 4  # two quotes, two units
