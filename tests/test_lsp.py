@@ -341,3 +341,33 @@ async def test_columns_after_an_emoji_count_utf16_units(client: LanguageClient,
     assert coloured[at.line, at.character] == len("creature")
     string = _find(emoji, '"🐉"')
     assert coloured[string.line, string.character] == 4  # two quotes, two units
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_folder_opened_through_a_symbolic_link(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    """The answers name the files as the editor does, through the link: diagnostics are
+    published for the document it opened (and its card set there), definitions and rename
+    edits point there, never at the resolved path."""
+    shutil.copytree(GAME, tmp_path / "real" / "dojo")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    rules = tmp_path / "link" / "dojo" / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = rules.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri, language_id="rulecraft", version=1, text=text)))
+    await _diagnostics_of(client, uri)
+    broken = text.replace("zone hand: Card", "zone hand: Crad", 1)
+    await _edit(client, uri, broken, 2)
+    assert [d.code for d in client.diagnostics[uri]][:1] == ["E0103"]
+    assert (tmp_path / "link" / "dojo" / "starter.cards.yaml").as_uri() in client.diagnostics
+    assert not any("/real/" in published for published in client.diagnostics)
+    await _edit(client, uri, text, 3)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc, position=_find(text, "hand[actor]")))
+    assert isinstance(found, lsp.Location) and found.uri == uri
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc, position=_find(text, "hand[actor]"), new_name="grip"))
+    assert edit is not None and edit.changes is not None
+    assert uri in edit.changes and all("/link/dojo/" in named for named in edit.changes)

@@ -1,6 +1,7 @@
-"""The language server's columns (compiler.lsp.positions.Columns): the compiler counts
-characters, the protocol UTF-16 code units (or UTF-8, or UTF-32, as agreed at initialize); an
-emoji is one character and two UTF-16 units, and every column after it on its line moves."""
+"""Where the language server's places meet the protocol's (compiler.lsp.positions): the
+compiler counts characters, the protocol UTF-16 code units (or UTF-8, or UTF-32, as agreed at
+initialize), and an emoji is one character and two UTF-16 units (Columns); the compiler names
+a file by its resolved path, the client by the URI it opened, maybe through a link (Uris)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.workspace import PositionCodec
 
-from compiler.lsp.positions import Columns
+from compiler.lsp.positions import Columns, Uris
 from dsl.source import Span, resolved
 
 LINE = 'require "🐉" != "" and c.kidn == creature'
@@ -63,3 +64,20 @@ def test_a_file_not_open_is_read_from_the_check_or_the_disk(tmp_path: Path) -> N
     checked = Columns(codec, {}, lambda path: "- name: Tidehaven\n" if path == resolved(cards)
                       else None)
     assert checked.position(cards, 1, 12).character == 11
+
+
+def test_a_file_is_named_as_the_client_opened_it(tmp_path: Path) -> None:
+    """Through a symbolic link: the URI a document was opened with; another file of the
+    folder opened through the link, under the link; a file elsewhere, by its own path."""
+    (tmp_path / "real" / "dojo").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    elsewhere = tmp_path / "elsewhere.rules"
+    rules, cards = (tmp_path / "link" / "dojo" / name for name in ("g.rules", "g.cards.yaml"))
+    for path in (rules, cards, elsewhere):
+        path.write_text("", encoding="utf-8")
+    opened = Uris([rules.as_uri()], [])
+    assert opened.of(resolved(rules)) == rules.as_uri()
+    assert opened.of(resolved(cards)) == cards.as_uri()
+    assert opened.of(elsewhere) == resolved(elsewhere).as_uri()
+    folder = Uris([], [(tmp_path / "link").as_uri()])
+    assert folder.of(resolved(cards)) == cards.as_uri()

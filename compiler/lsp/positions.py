@@ -1,4 +1,5 @@
-"""Where the compiler's columns and the protocol's meet: the one place they are converted.
+"""Where the compiler's places and the protocol's meet: the one place columns and file names
+are converted.
 
 The compiler counts a column in characters from 1 (a span's column); the protocol counts a
 line's code units from 0, in the encoding agreed at initialize: UTF-16 unless the client
@@ -6,14 +7,18 @@ offered UTF-8 or UTF-32 (pygls's position codec counts the units). They part on 
 holds a character outside the Basic Multilingual Plane, an emoji: one character, two UTF-16
 units. Converting needs the line's text: the editor's text of an open file, else the text the
 check read, else the file on disk.
+
+The compiler names a file by its resolved path (symbolic links followed); the client by the URI
+it opened it with, which may go through a link (Uris).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import PositionCodec
 
 from dsl.source import SourceFile, Span, resolved
@@ -91,3 +96,39 @@ class Columns:
     def span(self, path: Path, where: lsp.Range) -> Span:
         start, end = self.at(path, where.start), self.at(path, where.end)
         return Span(str(path), start[0], start[1], end[0], end[1])
+
+
+class Uris:
+    """The URI the client knows a file by, for a resolved path: the URI a document was opened
+    with; else the file's path under the most specific folder the client opened (a workspace
+    folder, an open document's folder) when that folder is reached through a symbolic link;
+    else the resolved path's. An answer about the resolved path of a file the client opened
+    through a link would be about a file it never opened: its diagnostics not shown, a
+    definition opening a second copy."""
+
+    def __init__(self, opened: Iterable[str], folders: Iterable[str]) -> None:
+        self.opened: dict[Path, str] = {}
+        named = [Path(path) for path in map(to_fs_path, folders) if path is not None]
+        for uri in opened:
+            path = to_fs_path(uri)
+            if path is not None:
+                self.opened.setdefault(resolved(Path(path)), uri)
+                named.append(Path(path).parent)
+        linked: dict[Path, Path] = {}  # resolved folder: the folder as the client names it
+        for folder in named:
+            if resolved(folder) != folder:
+                linked.setdefault(resolved(folder), folder)
+        self.folders = sorted(linked.items(), key=lambda pair: len(pair[0].parts),
+                              reverse=True)
+
+    def of(self, path: Path) -> str:
+        target = resolved(path)
+        found = self.opened.get(target)
+        if found is not None:
+            return found
+        named = target
+        for real, folder in self.folders:
+            if target.is_relative_to(real):
+                named = folder / target.relative_to(real)
+                break
+        return from_fs_path(str(named)) or str(named)

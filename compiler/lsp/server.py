@@ -16,17 +16,18 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import to_fs_path
 
 from compiler.fmt import FormatError, format_source
 from compiler.lsp.analysis import (
     TOKEN_TYPES,
     Analysis,
+    Location,
     did_you_mean,
     misspelt_at,
     rulebook_of,
 )
-from compiler.lsp.positions import Columns
+from compiler.lsp.positions import Columns, Uris
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.source import SourceFile, Span, resolved
 
@@ -80,6 +81,13 @@ class RulecraftServer(LanguageServer):
 
         return Columns(self.workspace.position_codec, self.texts(), checked)
 
+    def uris(self) -> Uris:
+        """The URIs the client knows files by (those it opened, maybe through a link)."""
+        folders = [folder.uri for folder in self.workspace.folders.values()]
+        if self.workspace.root_uri:
+            folders.append(self.workspace.root_uri)
+        return Uris(self.workspace.text_documents, folders)
+
     def at(self, uri: str, position: lsp.Position) -> tuple[Path, int, int]:
         """The file, 1-based line and character column of a request's position."""
         path = _path(uri)
@@ -90,15 +98,14 @@ class RulecraftServer(LanguageServer):
         analysis = self.analysis(uri, fresh=True)
         if analysis is None:
             return
-        columns = self.columns(analysis)
+        columns, named = self.columns(analysis), self.uris()
         uris = set()
         for path, diagnostics in analysis.diagnostics().items():
-            target = from_fs_path(str(path))
-            if target is None:
-                continue
+            target = named.of(path)
             uris.add(target)
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-                uri=target, diagnostics=[to_lsp(d, columns, path) for d in diagnostics]))
+                uri=target,
+                diagnostics=[to_lsp(d, columns, named, path) for d in diagnostics]))
         if uri not in uris:
             # The document just opened or changed always hears back, clean or not: an editor
             # (and a client waiting for its diagnostics) learns that it was checked.
@@ -111,15 +118,16 @@ class RulecraftServer(LanguageServer):
         self.published[analysis.rules] = uris
 
 
-def to_lsp(diagnostic: Diagnostic, columns: Columns, path: Path) -> lsp.Diagnostic:
+def to_lsp(diagnostic: Diagnostic, columns: Columns, uris: Uris,
+           path: Path) -> lsp.Diagnostic:
     """A diagnostic of the file at `path` as the CLI prints it: its code, span, message, hint
     and notes (a note that names a place becomes related information there)."""
     related = []
     message = diagnostic.message
     for note in diagnostic.notes:
         match = _AT.search(note)
-        uri = from_fs_path(str(resolved(Path(match.group(1))))) if match else None
-        if match is not None and uri is not None and Path(match.group(1)).exists():
+        if match is not None and Path(match.group(1)).exists():
+            uri = uris.of(Path(match.group(1)))
             line, column = int(match.group(2)), int(match.group(3))
             point = columns.position(Path(match.group(1)), line, column)
             related.append(lsp.DiagnosticRelatedInformation(
@@ -170,9 +178,12 @@ def hover(ls: RulecraftServer, params: lsp.HoverParams) -> lsp.Hover | None:
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
 
 
-def _location(columns: Columns, path: Path, span: Span) -> lsp.Location:
-    return lsp.Location(uri=from_fs_path(str(resolved(path))) or str(path),
-                        range=columns.range(span, path))
+def _location(ls: RulecraftServer, analysis: Analysis, found: list[Location]
+              ) -> list[lsp.Location]:
+    """Places the analysis found, named by the URIs the client knows their files by."""
+    columns, uris = ls.columns(analysis), ls.uris()
+    return [lsp.Location(uri=uris.of(place.path), range=columns.range(place.span, place.path))
+            for place in found]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -181,7 +192,7 @@ def definition(ls: RulecraftServer, params: lsp.DefinitionParams) -> lsp.Locatio
     if analysis is None:
         return None
     found = analysis.definition(*ls.at(params.text_document.uri, params.position))
-    return None if found is None else _location(ls.columns(analysis), found.path, found.span)
+    return None if found is None else _location(ls, analysis, [found])[0]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
@@ -191,8 +202,7 @@ def references(ls: RulecraftServer, params: lsp.ReferenceParams) -> list[lsp.Loc
         return []
     found = analysis.references(*ls.at(params.text_document.uri, params.position),
                                 params.context.include_declaration)
-    columns = ls.columns(analysis)
-    return [_location(columns, f.path, f.span) for f in found]
+    return _location(ls, analysis, found)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME)
@@ -203,9 +213,9 @@ def rename(ls: RulecraftServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit |
     edits = analysis.rename(*ls.at(params.text_document.uri, params.position), params.new_name)
     if edits is None:
         return None
-    columns = ls.columns(analysis)
+    columns, uris = ls.columns(analysis), ls.uris()
     return lsp.WorkspaceEdit(changes={
-        from_fs_path(str(path)) or str(path): [
+        uris.of(path): [
             lsp.TextEdit(range=columns.range(span, path), new_text=text)
             for span, text in spans]
         for path, spans in edits.items()})
