@@ -247,3 +247,23 @@ def test_did_you_mean_fixes_the_name_alone(dojo: tuple[Path, Analysis], name: st
         assert at is not None
         fixed = [broken[:start + at[0]] + name + broken[start + at[1]:] for name in names]
         assert text in fixed, (diagnostic.message, broken[start:end], names)
+
+
+def test_an_open_scenario_is_read_from_the_editor(dojo: tuple[Path, Analysis]) -> None:
+    """A scenario's unsaved text, not the disk's: a card named there jumps to its card set,
+    and a rename edits the lines where the editor has the card's name."""
+    folder, _ = dojo
+    scenario = folder / "wins.scenario.yaml"
+    text = "# a note\n# another\n" + scenario.read_text(encoding="utf-8")
+    analysis = Analysis.of(folder / "dojo.rules", {resolved(scenario): text})
+    line, column = next((number, row.index("Tidehaven") + 2)
+                        for number, row in enumerate(text.split("\n"), 1) if "Tidehaven" in row)
+    found = analysis.definition(scenario, line, column)
+    assert found is not None and found.path.name == "starter.cards.yaml"
+    cards = folder / "starter.cards.yaml"
+    edits = analysis.rename(cards, *_at(cards, "Tidehaven"), "Coralhold")
+    assert edits is not None
+    lines = text.split("\n")
+    spans = edits[resolved(scenario)]
+    assert spans and all(lines[span.line - 1][span.column - 1:span.end_column - 1]
+                         == "Tidehaven" for span, _ in spans)

@@ -65,6 +65,9 @@ class Analysis:
 
     rules: Path
     compilation: Compilation
+    # The editor's texts of the files open when it was checked, by resolved path: scenario
+    # files, which the checker does not read, are read from here before the disk.
+    texts: dict[Path, str] = field(default_factory=dict)
     _uses: list[Use] | None = None
     _by_file: dict[Path, list[Use]] = field(default_factory=dict)
 
@@ -72,7 +75,17 @@ class Analysis:
     def of(rules: Path, texts: dict[Path, str]) -> Analysis:
         EDITOR.texts = texts
         compilation = check_rulebook(rules, sources=EDITOR)
-        return Analysis(rules, compilation)
+        return Analysis(rules, compilation, texts)
+
+    def text_of(self, path: Path) -> str | None:
+        """A file's text: the editor's when it is open, else the disk's (None: unreadable)."""
+        text = self.texts.get(resolved(path))
+        if text is not None:
+            return text
+        try:
+            return resolved(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
 
     @property
     def uses(self) -> list[Use]:
@@ -148,10 +161,10 @@ class Analysis:
     def scenario_symbol_at(self, path: Path, line: int, column: int) -> sym.Symbol | None:
         """A card, zone, enum member or player field named in a scenario file (which the
         checker does not resolve): by its name written there."""
-        try:
-            text = path.read_text(encoding="utf-8").split("\n")[line - 1]
-        except (OSError, UnicodeDecodeError, IndexError):
+        lines = SourceFile(str(path), self.text_of(path) or "").lines
+        if not 0 < line <= len(lines):
             return None
+        text = lines[line - 1]
         named: dict[str, sym.Symbol] = {}
         for use in self.uses:
             if isinstance(use.symbol, sym.Card | sym.EnumMember | sym.Zone | sym.PlayerField):
@@ -270,15 +283,18 @@ class Analysis:
 
     def scenario_mentions(self, symbol: sym.Symbol) -> list[Location]:
         """Cards and other names are also written in scenario files, which the checker does
-        not resolve: their plain mentions there."""
+        not resolve: their plain mentions there, in the editor's text of an open one."""
         if not isinstance(symbol, sym.Card | sym.EnumMember | sym.Zone | sym.PlayerField):
             return []
         name = _name_of(symbol)
         found = []
-        for scenario in sorted(resolved(self.rules).parent.rglob("*.scenario.yaml")):
-            try:
-                text = scenario.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+        folder = resolved(self.rules).parent
+        scenarios = {resolved(path) for path in folder.rglob("*.scenario.yaml")}
+        scenarios.update(path for path in self.texts if path.name.endswith(".scenario.yaml")
+                         and path.is_relative_to(folder))
+        for scenario in sorted(scenarios):
+            text = self.text_of(scenario)
+            if text is None:
                 continue
             source = SourceFile(str(scenario), text)
             for number, line_text in enumerate(source.lines, 1):
