@@ -371,3 +371,22 @@ async def test_a_folder_opened_through_a_symbolic_link(client: LanguageClient,
         text_document=doc, position=_find(text, "hand[actor]"), new_name="grip"))
     assert edit is not None and edit.changes is not None
     assert uri in edit.changes and all("/link/dojo/" in named for named in edit.changes)
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_closing_an_unsaved_file_clears_its_diagnostics(client: LanguageClient,
+                                                              game: Path) -> None:
+    """Closed without saving: the file is checked as it is on disk again, so what was wrong
+    only in the editor's text is no longer shown."""
+    for name, written, broken in (("starter.cards.yaml", "    cost: 5", "    cot: 5"),
+                                  ("dojo.rules", "zone hand: Card", "zone hand: Crad")):
+        path = game / name
+        text = path.read_text(encoding="utf-8")
+        uri = await _open(client, path)
+        await _edit(client, uri, text.replace(written, broken, 1), 2)
+        assert client.diagnostics[uri]
+        client.diagnostics.pop(uri)
+        client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri)))
+        await _diagnostics_of(client, uri)
+        assert list(client.diagnostics[uri]) == [], name

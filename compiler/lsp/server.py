@@ -2,10 +2,11 @@
 
 Positions: the protocol's lines and characters count from 0, the compiler's from 1, and the
 protocol counts a line's characters in UTF-16 code units where the compiler counts characters
-(compiler.lsp.positions.Columns converts them, for every answer). Each open
-file belongs to a rulebook (the `.rules` file itself, or the one of its folder for a card set,
-deck, map or scenario); any change re-checks that rulebook with the editor's texts and publishes
-the diagnostics of each of its files, an empty list for a file that has none any more.
+(compiler.lsp.positions.Columns converts them, for every answer). Each open file belongs to a
+rulebook (the `.rules` file itself, or the one of its folder for a card set, deck, map or
+scenario); any change, and closing a file, re-checks that rulebook with the editor's texts
+(the disk's for a closed file) and publishes the diagnostics of each of its files, an empty
+list for a file that has none any more.
 """
 
 from __future__ import annotations
@@ -159,6 +160,13 @@ def did_open(ls: RulecraftServer, params: lsp.DidOpenTextDocumentParams) -> None
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: RulecraftServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: RulecraftServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    """The editor's text is gone: the rulebook is checked again with the file as it is on
+    disk, which clears the diagnostics of what was left unsaved."""
     ls.check(params.text_document.uri)
 
 
