@@ -267,3 +267,25 @@ def test_an_open_scenario_is_read_from_the_editor(dojo: tuple[Path, Analysis]) -
     spans = edits[resolved(scenario)]
     assert spans and all(lines[span.line - 1][span.column - 1:span.end_column - 1]
                          == "Tidehaven" for span, _ in spans)
+
+
+def test_no_completion_in_comments_strings_or_a_number(dojo: tuple[Path, Analysis]) -> None:
+    """Nothing is offered where no name is written: in a comment or a `##` doc comment, in a
+    string, after a number's dot; the same text as code is still completed."""
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    anchor = "    move a to discard[a.owner]\n"
+    for typed in ("    # the creature attacks.", "    ## The end of the turn. ",
+                  '    require c.kind == creature else "the c.', "    require 3.",
+                  '    require "a \\" # b" != "', "    require x # c."):
+        half = text.replace(anchor, anchor + typed + "\n", 1)
+        assert _completions(analysis, rules, half, anchor + typed) == [], typed
+    for typed in ("    require c.", '    require "# \\"" != "" and c.', "    require c3."):
+        half = text.replace(anchor, anchor + typed + "\n", 1)
+        assert _completions(analysis, rules, half, anchor + typed), typed
+    cards = folder / "starter.cards.yaml"
+    written = cards.read_text(encoding="utf-8")
+    half = written.replace("    cost: 5\n", "    cost: 5\n    # k\n", 1)
+    assert _completions(analysis, cards, written, "    cost: ")  # (a value is offered)
+    assert _completions(analysis, cards, half, "    # k") == []

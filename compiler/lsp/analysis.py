@@ -335,6 +335,8 @@ class Analysis:
         before = lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
         model = self.model
         items: list[tuple[str, str, str]] = []
+        if not _in_code(before, path.suffix in (".yaml", ".yml")):
+            return []
         if path.suffix in (".yaml", ".yml"):
             placed = None if model is None else data_completions(model, text, line, column)
             return _unique(placed) if placed is not None else self._data_completions()
@@ -487,6 +489,31 @@ def classify(text: str, kinds: dict[Position, str]) -> list[tuple[int, int, int,
         if token_type is not None:
             found.append((line, column, position - start, token_type))
     return found
+
+
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"')  # a string's text after its opening quote
+_NUMBER_DOT = re.compile(r"(?<![\w.])[0-9]+\.$")
+
+
+def _in_code(before: str, yaml: bool = False) -> bool:
+    """Whether a line's text up to the cursor ends where code is written: not in a comment
+    (`#`, `##`) or a string, nor just after a number's dot; in a card set, not in a comment
+    line."""
+    if yaml:
+        return not before.lstrip().startswith("#")
+    position = 0
+    while position < len(before):
+        char = before[position]
+        if char == "#":
+            return False
+        if char == '"':
+            rest = _STRING_REST.match(before, position + 1)
+            if rest is None:
+                return False
+            position = rest.end()
+            continue
+        position += 1
+    return _NUMBER_DOT.search(before.rstrip()) is None
 
 
 def _token_type(symbol: sym.Symbol) -> str:
