@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -390,3 +391,15 @@ async def test_closing_an_unsaved_file_clears_its_diagnostics(client: LanguageCl
             text_document=lsp.TextDocumentIdentifier(uri=uri)))
         await _diagnostics_of(client, uri)
         assert list(client.diagnostics[uri]) == [], name
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_rename_that_would_break_the_rulebook_is_an_error(client: LanguageClient,
+                                                                  game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    with pytest.raises(JsonRpcException, match="'item' appears twice in enum Kind"):
+        await client.text_document_rename_async(lsp.RenameParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=_find(text, "facedown_item"), new_name="item"))

@@ -5,12 +5,13 @@ replace the files on disk."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from compiler.lsp.analysis import Analysis, did_you_mean, misspelt_at
+from compiler.lsp.analysis import Analysis, Refused, did_you_mean, misspelt_at
 from dsl.source import resolved
 from tests.tiers import soak
 
@@ -69,9 +70,30 @@ def test_rename_keeps_a_name_a_name(dojo: tuple[Path, Analysis]) -> None:
     rules = folder / "dojo.rules"
     line, column = _at(rules, "function ")
     column += len("function ")
-    assert analysis.rename(rules, line, column, "not a name") is None
+    with pytest.raises(Refused, match="'not a name' is not a name"):
+        analysis.rename(rules, line, column, "not a name")
     edits = analysis.rename(rules, line, column, "a_name")
     assert edits is not None and resolved(rules) in edits
+
+
+def test_rename_refuses_what_would_break_the_rulebook(dojo: tuple[Path, Analysis]) -> None:
+    """A keyword, a name given twice in one enum, a name the place reads as another thing,
+    a card name already taken: refused, saying why; a free name is renamed."""
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    member = _at(rules, "facedown_item")
+    for new_name, why in (("move", "'move' is a keyword"),
+                          ("item", "'item' appears twice in enum Kind (dojo.rules:"),
+                          ("hand", "would break the rulebook: "),
+                          ("2nd_item", "'2nd_item' is not a name")):
+        with pytest.raises(Refused, match=re.escape(why)):
+            analysis.rename(rules, *member, new_name)
+    assert analysis.rename(rules, *member, "spare_item")
+    cards = folder / "starter.cards.yaml"
+    with pytest.raises(Refused, match="would break the rulebook"):
+        analysis.rename(cards, *_at(cards, "Pebble Golem"), "Ripple Sprite")
+    with pytest.raises(Refused, match="empty name"):
+        analysis.rename(cards, *_at(cards, "Pebble Golem"), " ")
 
 
 def test_hover_on_a_seed_annotation(dojo: tuple[Path, Analysis]) -> None:

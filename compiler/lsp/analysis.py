@@ -11,6 +11,7 @@ CLI's own.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -33,6 +34,7 @@ from compiler.types import OptionT, Type
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
+from dsl.lexical import RESERVED_WORDS
 from dsl.source import SourceFile, Span, resolved
 
 Position = tuple[int, int]  # 1-based line and column
@@ -305,15 +307,14 @@ class Analysis:
 
     def rename(self, path: Path, line: int, column: int,
                new_name: str) -> dict[Path, list[tuple[Span, str]]] | None:
-        """The edits that rename the user-declared name at a position everywhere."""
+        """The edits that rename the user-declared name at a position everywhere; None when
+        nothing there can be renamed. Refused: the new name would break the rulebook."""
         symbol = self.symbol_at(path, line, column)
         if symbol is None or declaration(symbol) is None or isinstance(symbol, sym.Builtin):
             return None
-        if re.fullmatch(r"\w+", _name_of(symbol)) and not re.fullmatch(
-                r"[A-Za-z_][A-Za-z0-9_]*", new_name):
-            return None  # a name of the rules stays a name
-        edits: dict[Path, list[tuple[Span, str]]] = {}
         name = _name_of(symbol)
+        _check_new_name(name, new_name)
+        edits: dict[Path, list[tuple[Span, str]]] = {}
         for location in self.references(path, line, column):
             source = self.source(location.path)
             span = location.span
@@ -325,7 +326,43 @@ class Analysis:
                         continue
                     span = inner
             edits.setdefault(resolved(location.path), []).append((span, new_name))
+        if new_name != name:
+            broken = self.broken_by(edits, name, new_name)
+            if broken is not None:
+                raise Refused(f"renaming '{name}' to '{new_name}' would break the rulebook: "
+                              f"{broken}")
         return edits
+
+    def broken_by(self, edits: dict[Path, list[tuple[Span, str]]], name: str,
+                  new_name: str) -> str | None:
+        """The first error a rulebook checked with the edits made has that it had not (a
+        clash with a name declared already, say), where it is; None: no new error."""
+        texts = dict(self.texts)
+        for path, spans in edits.items():
+            text = self.text_of(path)
+            if text is None or path.name.endswith(".scenario.yaml"):  # (not checked)
+                continue
+            lines = text.split("\n")
+            for span, written in sorted(spans, key=lambda edit: (edit[0].line, edit[0].column),
+                                        reverse=True):
+                if span.line == span.end_line and 0 < span.line <= len(lines):
+                    row = lines[span.line - 1]
+                    lines[span.line - 1] = (row[:span.column - 1] + written
+                                            + row[span.end_column - 1:])
+            texts[resolved(path)] = "\n".join(lines)
+        had = Counter((d.code, d.message) for d in self.compilation.diagnostics.sorted()
+                      if d.code.startswith("E"))
+        for diagnostic in Analysis.of(self.rules, texts).compilation.diagnostics.sorted():
+            # an error that was there already names the new name where it named the old
+            known = (diagnostic.code, diagnostic.message.replace(f"'{new_name}'", f"'{name}'"))
+            if not diagnostic.code.startswith("E"):
+                continue
+            if had[known] > 0:
+                had[known] -= 1
+                continue
+            span = diagnostic.span
+            return f"{diagnostic.message} ({Path(span.file).name}:{span.line})"
+        return None
 
     # ---- completion ----------------------------------------------------------------------
     def completions(self, path: Path, line: int, column: int,
@@ -533,6 +570,24 @@ def _token_type(symbol: sym.Symbol) -> str:
             return "variable"
 
 
+class Refused(Exception):
+    """A rename that would break the rulebook; the message says why."""
+
+
+def _check_new_name(name: str, new_name: str) -> None:
+    """Refused: a name of the rules renamed to what is not a name, or to a keyword; any name
+    (a card's may hold spaces) to nothing, or to more than one line."""
+    if not new_name.strip() or "\n" in new_name or "\r" in new_name:
+        raise Refused(f"'{name}' cannot be renamed to an empty name or one of several lines")
+    if re.fullmatch(r"\w+", name):
+        if new_name in RESERVED_WORDS:
+            raise Refused(f"'{new_name}' is a keyword of the rules language: it cannot be a "
+                          "name")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", new_name):
+            raise Refused(f"'{new_name}' is not a name: a name is letters, digits and _, "
+                          "not starting with a digit")
+
+
 def _name_of(symbol: sym.Symbol) -> str:
     name = getattr(symbol, "name", None) or getattr(symbol, "zone", "")
     return name if isinstance(name, str) else ""
@@ -595,5 +650,5 @@ def misspelt_at(written: str, message: str, names: list[str]) -> tuple[int, int]
     return None if best is None else (best[1], best[2])
 
 
-__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
+__all__ = ["Analysis", "Location", "Refused", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
            "rulebook_of"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -24,6 +25,7 @@ from compiler.lsp.analysis import (
     TOKEN_TYPES,
     Analysis,
     Location,
+    Refused,
     did_you_mean,
     misspelt_at,
     rulebook_of,
@@ -218,7 +220,11 @@ def rename(ls: RulecraftServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit |
     analysis = ls.analysis(params.text_document.uri)
     if analysis is None:
         return None
-    edits = analysis.rename(*ls.at(params.text_document.uri, params.position), params.new_name)
+    try:
+        edits = analysis.rename(*ls.at(params.text_document.uri, params.position),
+                                params.new_name)
+    except Refused as refused:  # an error response: the editor shows why
+        raise JsonRpcException(str(refused), code=lsp.LSPErrorCodes.RequestFailed) from refused
     if edits is None:
         return None
     columns, uris = ls.columns(analysis), ls.uris()
