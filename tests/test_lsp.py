@@ -403,3 +403,19 @@ async def test_a_rename_that_would_break_the_rulebook_is_an_error(client: Langua
         await client.text_document_rename_async(lsp.RenameParams(
             text_document=lsp.TextDocumentIdentifier(uri=uri),
             position=_find(text, "facedown_item"), new_name="item"))
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_client_that_gets_the_lifecycle_wrong(client: LanguageClient,
+                                                      game: Path) -> None:
+    """A change to a document never opened opens it with that text, with no "Error in
+    server" message (tests/test_lsp_protocol.py: a request it cannot read)."""
+    rules = game / "dojo.rules"
+    uri = _uri(rules)
+    broken = rules.read_text(encoding="utf-8").replace("zone hand: Card", "zone hand: Crad", 1)
+    await _edit(client, uri, broken, 2)
+    assert [d.code for d in client.diagnostics[uri]][:1] == ["E0103"]
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=_find(broken, "hand:")))
+    assert hover is None or hover.contents  # still answering
+    assert client.messages == []

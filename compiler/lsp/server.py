@@ -11,13 +11,17 @@ list for a file that has none any more.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from compiler.fmt import FormatError, format_source
@@ -34,6 +38,9 @@ from compiler.lsp.positions import Columns, Uris
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.source import SourceFile, Span, resolved
 
+if TYPE_CHECKING:
+    from pygls.server import ServerErrors
+
 _KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "function": lsp.CompletionItemKind.Function,
           "zone": lsp.CompletionItemKind.Variable, "enum": lsp.CompletionItemKind.EnumMember,
           "card": lsp.CompletionItemKind.Constant, "value": lsp.CompletionItemKind.Constant,
@@ -43,17 +50,63 @@ _SYMBOL_KINDS = {"FunctionDecl": lsp.SymbolKind.Function, "ProcedureDecl": lsp.S
                  "ZoneDecl": lsp.SymbolKind.Array, "PhaseDecl": lsp.SymbolKind.Namespace,
                  "EventDecl": lsp.SymbolKind.Event, "Game": lsp.SymbolKind.Module}
 _AT = re.compile(r"(\S+?):(\d+):(\d+)")
+logger = logging.getLogger(__name__)
+
+
+class RulecraftProtocol(LanguageServerProtocol):
+    """pygls's protocol, forgiving of a client that gets the lifecycle wrong."""
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+            self, params: lsp.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        """A change to a document never opened (or closed already) made pygls's own handler
+        fail, shown as "Error in server: KeyError": a whole text opens it with that text, a
+        change of part of a text unknown is left alone (and logged)."""
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents:
+            last = params.content_changes[-1] if params.content_changes else None
+            if not isinstance(last, lsp.TextDocumentContentChangeWholeDocument):
+                logger.warning("a change to %s, which is not open, is ignored", uri)
+                return
+            logger.warning("a change to %s, which is not open, opens it", uri)
+            self.workspace.put_text_document(lsp.TextDocumentItem(
+                uri=uri, language_id="", version=params.text_document.version, text=last.text))
+            params = lsp.DidChangeTextDocumentParams(text_document=params.text_document,
+                                                     content_changes=[])
+        yield from super().lsp_text_document__did_change(params)
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request whose parameters are not what its method takes gets an error response
+        (pygls only logs it, and the client waits for an answer forever)."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" not in data or "method" not in data:
+                raise
+            self._send_response(data["id"], None, error.to_response_error())
+            raise Answered(f"{data['method']}: {error}") from error
+
+
+class Answered(Exception):
+    """A request the protocol could not read and has answered with an error already: the
+    server does not show it as an error of its own as well."""
 
 
 class RulecraftServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("rulecraft", "0.1.0",
+        super().__init__("rulecraft", "0.1.0", protocol_cls=RulecraftProtocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.analyses: dict[Path, Analysis] = {}
         self.published: dict[Path, set[str]] = {}  # per rulebook: the URIs given diagnostics
         # Per rulebook, the last analysis that had a model: while `c.` is being typed the text
         # does not parse, and completion asks what `c` was.
         self.checked: dict[Path, Analysis] = {}
+
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
+        if isinstance(error, Answered):
+            logger.warning("%s", error)
+            return
+        super().report_server_error(error, source)
 
     def texts(self) -> dict[Path, str]:
         """The text of every open document, by resolved path."""
