@@ -295,6 +295,18 @@ async def test_formatting_a_document(client: LanguageClient, tmp_path: Path) -> 
         text_document=lsp.TextDocumentIdentifier(uri=uri),
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edits is not None and edits[0].new_text == 'game g {\n  title "G"\n  players 2\n}\n'
+    # a document with Windows line endings keeps them, and once formatted needs no edit
+    crlf = 'game g {\r\ntitle "G"\r\n    players 2}\r\n'
+    await _edit(client, uri, crlf, 2)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    formatted = 'game g {\r\n  title "G"\r\n  players 2\r\n}\r\n'
+    assert edits is not None and edits[0].new_text == formatted
+    await _edit(client, uri, formatted, 3)
+    assert not await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two

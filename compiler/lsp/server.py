@@ -398,8 +398,9 @@ def _misspelt_span(text: str, span: Span, message: str, names: list[str]) -> Spa
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: RulecraftServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
-    """`rulecraft fmt` of the document; nothing when it does not parse (its diagnostics say
-    why)."""
+    """`rulecraft fmt` of the document, with the document's line endings (the formatter writes
+    "\n"; a document whose first line ends "\r\n" keeps "\r\n"); nothing when it does not
+    parse (its diagnostics say why)."""
     document = ls.workspace.get_text_document(params.text_document.uri)
     if not document.uri.endswith(".rules"):
         return []
@@ -407,7 +408,11 @@ def formatting(ls: RulecraftServer, params: lsp.DocumentFormattingParams) -> lis
         formatted = format_source(SourceFile(document.uri, document.source), Diagnostics())
     except FormatError:
         return []
-    if formatted is None or formatted == document.source:
+    if formatted is None:
+        return []
+    if document.source.split("\n", 1)[0].endswith("\r"):
+        formatted = formatted.replace("\r\n", "\n").replace("\n", "\r\n")
+    if formatted == document.source:
         return []
     lines = document.source.count("\n") + 1
     whole = lsp.Range(start=lsp.Position(line=0, character=0),
