@@ -37,6 +37,10 @@ class Columns:
         self._lines: dict[Path, Sequence[str]] = {}
 
     def lines(self, path: Path) -> Sequence[str]:
+        # Kept by the path asked for too: resolving it costs more than converting a column.
+        found = self._lines.get(path)
+        if found is not None:
+            return found
         target = resolved(path)
         found = self._lines.get(target)
         if found is None:
@@ -49,6 +53,7 @@ class Columns:
                 except (OSError, UnicodeDecodeError):
                     text = ""
             found = self._lines[target] = SourceFile(str(target), text).lines
+        self._lines[path] = found
         return found
 
     def line(self, path: Path, number: int) -> str:
