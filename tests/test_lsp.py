@@ -8,12 +8,13 @@ import asyncio
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,12 +45,27 @@ def _uri(path: Path) -> str:
 
 
 def _find(text: str, needle: str, nth: int = 0) -> lsp.Position:
-    """The position of the nth occurrence of needle."""
+    """The position of the nth occurrence of needle, its character counted in UTF-16 code
+    units as the protocol counts them."""
     index = -1
     for _ in range(nth + 1):
         index = text.index(needle, index + 1)
     line = text.count("\n", 0, index)
-    return lsp.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+    before = text[text.rfind("\n", 0, index) + 1:index]
+    return lsp.Position(line=line, character=len(before.encode("utf-16-le")) // 2)
+
+
+def _apply(text: str, edits: Sequence[lsp.TextEdit]) -> str:
+    """The text with one-line edits made, their characters read as UTF-16 code units."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                       reverse=True):
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        units = lines[start.line].encode("utf-16-le")
+        lines[start.line] = (units[:2 * start.character] + edit.new_text.encode("utf-16-le")
+                             + units[2 * end.character:]).decode("utf-16-le")
+    return "\n".join(lines)
 
 
 async def _open(client: LanguageClient, path: Path) -> str:
@@ -279,3 +295,139 @@ async def test_formatting_a_document(client: LanguageClient, tmp_path: Path) -> 
         text_document=lsp.TextDocumentIdentifier(uri=uri),
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edits is not None and edits[0].new_text == 'game g {\n  title "G"\n  players 2\n}\n'
+    # a document with Windows line endings keeps them, and once formatted needs no edit
+    crlf = 'game g {\r\ntitle "G"\r\n    players 2}\r\n'
+    await _edit(client, uri, crlf, 2)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    formatted = 'game g {\r\n  title "G"\r\n  players 2\r\n}\r\n'
+    assert edits is not None and edits[0].new_text == formatted
+    await _edit(client, uri, formatted, 3)
+    assert not await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_columns_after_an_emoji_count_utf16_units(client: LanguageClient,
+                                                        game: Path) -> None:
+    """An emoji is two UTF-16 code units: the diagnostics, quick fixes, renames, colours and
+    hovers of the rest of its line are where the editor counts them."""
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    written = 'require c.kind == creature else "{c} is not a creature"'
+    emoji = text.replace(written, 'require "🐉" != "" and c.kind == creature else "no"', 1)
+    broken = emoji.replace('"" and c.kind ==', '"" and c.kidn ==', 1)
+    await _edit(client, uri, broken, 2)
+    (found,) = client.diagnostics[uri]
+    assert found.range.start == _find(broken, "kidn")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=doc, range=found.range, context=lsp.CodeActionContext(
+            diagnostics=[found])))
+    assert actions is not None and isinstance(actions[0], lsp.CodeAction)
+    assert actions[0].edit is not None and actions[0].edit.changes is not None
+    assert _apply(broken, actions[0].edit.changes[uri]) == emoji
+
+    await _edit(client, uri, emoji, 3)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=doc, position=_find(emoji, "c.kind == creature else")))
+    assert hover is not None and "c: Card" in hover.contents.value  # type: ignore[union-attr]
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc, position=_find(emoji, "creature else"), new_name="beast"))
+    assert edit is not None and edit.changes is not None
+    renamed = _apply(emoji, edit.changes[uri])
+    assert 'require "🐉" != "" and c.kind == beast else "no"' in renamed
+    assert "enum Kind { beast, item" in renamed
+
+    tokens = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
+        text_document=doc))
+    assert tokens is not None
+    line, character, coloured = 0, 0, {}
+    for index in range(0, len(tokens.data), 5):
+        down, right, length = tokens.data[index:index + 3]
+        line, character = line + down, (character + right if down == 0 else right)
+        coloured[line, character] = length
+    at = _find(emoji, "creature else")
+    assert coloured[at.line, at.character] == len("creature")
+    string = _find(emoji, '"🐉"')
+    assert coloured[string.line, string.character] == 4  # two quotes, two units
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_folder_opened_through_a_symbolic_link(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    """The answers name the files as the editor does, through the link: diagnostics are
+    published for the document it opened (and its card set there), definitions and rename
+    edits point there, never at the resolved path."""
+    shutil.copytree(GAME, tmp_path / "real" / "dojo")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    rules = tmp_path / "link" / "dojo" / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = rules.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri, language_id="rulecraft", version=1, text=text)))
+    await _diagnostics_of(client, uri)
+    broken = text.replace("zone hand: Card", "zone hand: Crad", 1)
+    await _edit(client, uri, broken, 2)
+    assert [d.code for d in client.diagnostics[uri]][:1] == ["E0103"]
+    assert (tmp_path / "link" / "dojo" / "starter.cards.yaml").as_uri() in client.diagnostics
+    assert not any("/real/" in published for published in client.diagnostics)
+    await _edit(client, uri, text, 3)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc, position=_find(text, "hand[actor]")))
+    assert isinstance(found, lsp.Location) and found.uri == uri
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc, position=_find(text, "hand[actor]"), new_name="grip"))
+    assert edit is not None and edit.changes is not None
+    assert uri in edit.changes and all("/link/dojo/" in named for named in edit.changes)
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_closing_an_unsaved_file_clears_its_diagnostics(client: LanguageClient,
+                                                              game: Path) -> None:
+    """Closed without saving: the file is checked as it is on disk again, so what was wrong
+    only in the editor's text is no longer shown."""
+    for name, written, broken in (("starter.cards.yaml", "    cost: 5", "    cot: 5"),
+                                  ("dojo.rules", "zone hand: Card", "zone hand: Crad")):
+        path = game / name
+        text = path.read_text(encoding="utf-8")
+        uri = await _open(client, path)
+        await _edit(client, uri, text.replace(written, broken, 1), 2)
+        assert client.diagnostics[uri]
+        client.diagnostics.pop(uri)
+        client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri)))
+        await _diagnostics_of(client, uri)
+        assert list(client.diagnostics[uri]) == [], name
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_rename_that_would_break_the_rulebook_is_an_error(client: LanguageClient,
+                                                                  game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    with pytest.raises(JsonRpcException, match="'item' appears twice in enum Kind"):
+        await client.text_document_rename_async(lsp.RenameParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=_find(text, "facedown_item"), new_name="item"))
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_client_that_gets_the_lifecycle_wrong(client: LanguageClient,
+                                                      game: Path) -> None:
+    """A change to a document never opened opens it with that text, with no "Error in
+    server" message (tests/test_lsp_protocol.py: a request it cannot read)."""
+    rules = game / "dojo.rules"
+    uri = _uri(rules)
+    broken = rules.read_text(encoding="utf-8").replace("zone hand: Card", "zone hand: Crad", 1)
+    await _edit(client, uri, broken, 2)
+    assert [d.code for d in client.diagnostics[uri]][:1] == ["E0103"]
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=_find(broken, "hand:")))
+    assert hover is None or hover.contents  # still answering
+    assert client.messages == []

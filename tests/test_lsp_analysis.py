@@ -5,12 +5,13 @@ replace the files on disk."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from compiler.lsp.analysis import Analysis, did_you_mean, misspelt_at
+from compiler.lsp.analysis import Analysis, Refused, did_you_mean, misspelt_at
 from dsl.source import resolved
 from tests.tiers import soak
 
@@ -69,9 +70,30 @@ def test_rename_keeps_a_name_a_name(dojo: tuple[Path, Analysis]) -> None:
     rules = folder / "dojo.rules"
     line, column = _at(rules, "function ")
     column += len("function ")
-    assert analysis.rename(rules, line, column, "not a name") is None
+    with pytest.raises(Refused, match="'not a name' is not a name"):
+        analysis.rename(rules, line, column, "not a name")
     edits = analysis.rename(rules, line, column, "a_name")
     assert edits is not None and resolved(rules) in edits
+
+
+def test_rename_refuses_what_would_break_the_rulebook(dojo: tuple[Path, Analysis]) -> None:
+    """A keyword, a name given twice in one enum, a name the place reads as another thing,
+    a card name already taken: refused, saying why; a free name is renamed."""
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    member = _at(rules, "facedown_item")
+    for new_name, why in (("move", "'move' is a keyword"),
+                          ("item", "'item' appears twice in enum Kind (dojo.rules:"),
+                          ("hand", "would break the rulebook: "),
+                          ("2nd_item", "'2nd_item' is not a name")):
+        with pytest.raises(Refused, match=re.escape(why)):
+            analysis.rename(rules, *member, new_name)
+    assert analysis.rename(rules, *member, "spare_item")
+    cards = folder / "starter.cards.yaml"
+    with pytest.raises(Refused, match="would break the rulebook"):
+        analysis.rename(cards, *_at(cards, "Pebble Golem"), "Ripple Sprite")
+    with pytest.raises(Refused, match="empty name"):
+        analysis.rename(cards, *_at(cards, "Pebble Golem"), " ")
 
 
 def test_hover_on_a_seed_annotation(dojo: tuple[Path, Analysis]) -> None:
@@ -247,3 +269,45 @@ def test_did_you_mean_fixes_the_name_alone(dojo: tuple[Path, Analysis], name: st
         assert at is not None
         fixed = [broken[:start + at[0]] + name + broken[start + at[1]:] for name in names]
         assert text in fixed, (diagnostic.message, broken[start:end], names)
+
+
+def test_an_open_scenario_is_read_from_the_editor(dojo: tuple[Path, Analysis]) -> None:
+    """A scenario's unsaved text, not the disk's: a card named there jumps to its card set,
+    and a rename edits the lines where the editor has the card's name."""
+    folder, _ = dojo
+    scenario = folder / "wins.scenario.yaml"
+    text = "# a note\n# another\n" + scenario.read_text(encoding="utf-8")
+    analysis = Analysis.of(folder / "dojo.rules", {resolved(scenario): text})
+    line, column = next((number, row.index("Tidehaven") + 2)
+                        for number, row in enumerate(text.split("\n"), 1) if "Tidehaven" in row)
+    found = analysis.definition(scenario, line, column)
+    assert found is not None and found.path.name == "starter.cards.yaml"
+    cards = folder / "starter.cards.yaml"
+    edits = analysis.rename(cards, *_at(cards, "Tidehaven"), "Coralhold")
+    assert edits is not None
+    lines = text.split("\n")
+    spans = edits[resolved(scenario)]
+    assert spans and all(lines[span.line - 1][span.column - 1:span.end_column - 1]
+                         == "Tidehaven" for span, _ in spans)
+
+
+def test_no_completion_in_comments_strings_or_a_number(dojo: tuple[Path, Analysis]) -> None:
+    """Nothing is offered where no name is written: in a comment or a `##` doc comment, in a
+    string, after a number's dot; the same text as code is still completed."""
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    anchor = "    move a to discard[a.owner]\n"
+    for typed in ("    # the creature attacks.", "    ## The end of the turn. ",
+                  '    require c.kind == creature else "the c.', "    require 3.",
+                  '    require "a \\" # b" != "', "    require x # c."):
+        half = text.replace(anchor, anchor + typed + "\n", 1)
+        assert _completions(analysis, rules, half, anchor + typed) == [], typed
+    for typed in ("    require c.", '    require "# \\"" != "" and c.', "    require c3."):
+        half = text.replace(anchor, anchor + typed + "\n", 1)
+        assert _completions(analysis, rules, half, anchor + typed), typed
+    cards = folder / "starter.cards.yaml"
+    written = cards.read_text(encoding="utf-8")
+    half = written.replace("    cost: 5\n", "    cost: 5\n    # k\n", 1)
+    assert _completions(analysis, cards, written, "    cost: ")  # (a value is offered)
+    assert _completions(analysis, cards, half, "    # k") == []

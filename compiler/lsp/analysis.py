@@ -11,6 +11,7 @@ CLI's own.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -33,6 +34,7 @@ from compiler.types import OptionT, Type
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
+from dsl.lexical import RESERVED_WORDS
 from dsl.source import SourceFile, Span, resolved
 
 Position = tuple[int, int]  # 1-based line and column
@@ -65,6 +67,9 @@ class Analysis:
 
     rules: Path
     compilation: Compilation
+    # The editor's texts of the files open when it was checked, by resolved path: scenario
+    # files, which the checker does not read, are read from here before the disk.
+    texts: dict[Path, str] = field(default_factory=dict)
     _uses: list[Use] | None = None
     _by_file: dict[Path, list[Use]] = field(default_factory=dict)
 
@@ -72,7 +77,17 @@ class Analysis:
     def of(rules: Path, texts: dict[Path, str]) -> Analysis:
         EDITOR.texts = texts
         compilation = check_rulebook(rules, sources=EDITOR)
-        return Analysis(rules, compilation)
+        return Analysis(rules, compilation, texts)
+
+    def text_of(self, path: Path) -> str | None:
+        """A file's text: the editor's when it is open, else the disk's (None: unreadable)."""
+        text = self.texts.get(resolved(path))
+        if text is not None:
+            return text
+        try:
+            return resolved(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
 
     @property
     def uses(self) -> list[Use]:
@@ -148,10 +163,10 @@ class Analysis:
     def scenario_symbol_at(self, path: Path, line: int, column: int) -> sym.Symbol | None:
         """A card, zone, enum member or player field named in a scenario file (which the
         checker does not resolve): by its name written there."""
-        try:
-            text = path.read_text(encoding="utf-8").split("\n")[line - 1]
-        except (OSError, UnicodeDecodeError, IndexError):
+        lines = SourceFile(str(path), self.text_of(path) or "").lines
+        if not 0 < line <= len(lines):
             return None
+        text = lines[line - 1]
         named: dict[str, sym.Symbol] = {}
         for use in self.uses:
             if isinstance(use.symbol, sym.Card | sym.EnumMember | sym.Zone | sym.PlayerField):
@@ -270,15 +285,18 @@ class Analysis:
 
     def scenario_mentions(self, symbol: sym.Symbol) -> list[Location]:
         """Cards and other names are also written in scenario files, which the checker does
-        not resolve: their plain mentions there."""
+        not resolve: their plain mentions there, in the editor's text of an open one."""
         if not isinstance(symbol, sym.Card | sym.EnumMember | sym.Zone | sym.PlayerField):
             return []
         name = _name_of(symbol)
         found = []
-        for scenario in sorted(resolved(self.rules).parent.rglob("*.scenario.yaml")):
-            try:
-                text = scenario.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+        folder = resolved(self.rules).parent
+        scenarios = {resolved(path) for path in folder.rglob("*.scenario.yaml")}
+        scenarios.update(path for path in self.texts if path.name.endswith(".scenario.yaml")
+                         and path.is_relative_to(folder))
+        for scenario in sorted(scenarios):
+            text = self.text_of(scenario)
+            if text is None:
                 continue
             source = SourceFile(str(scenario), text)
             for number, line_text in enumerate(source.lines, 1):
@@ -289,15 +307,14 @@ class Analysis:
 
     def rename(self, path: Path, line: int, column: int,
                new_name: str) -> dict[Path, list[tuple[Span, str]]] | None:
-        """The edits that rename the user-declared name at a position everywhere."""
+        """The edits that rename the user-declared name at a position everywhere; None when
+        nothing there can be renamed. Refused: the new name would break the rulebook."""
         symbol = self.symbol_at(path, line, column)
         if symbol is None or declaration(symbol) is None or isinstance(symbol, sym.Builtin):
             return None
-        if re.fullmatch(r"\w+", _name_of(symbol)) and not re.fullmatch(
-                r"[A-Za-z_][A-Za-z0-9_]*", new_name):
-            return None  # a name of the rules stays a name
-        edits: dict[Path, list[tuple[Span, str]]] = {}
         name = _name_of(symbol)
+        _check_new_name(name, new_name)
+        edits: dict[Path, list[tuple[Span, str]]] = {}
         for location in self.references(path, line, column):
             source = self.source(location.path)
             span = location.span
@@ -309,7 +326,43 @@ class Analysis:
                         continue
                     span = inner
             edits.setdefault(resolved(location.path), []).append((span, new_name))
+        if new_name != name:
+            broken = self.broken_by(edits, name, new_name)
+            if broken is not None:
+                raise Refused(f"renaming '{name}' to '{new_name}' would break the rulebook: "
+                              f"{broken}")
         return edits
+
+    def broken_by(self, edits: dict[Path, list[tuple[Span, str]]], name: str,
+                  new_name: str) -> str | None:
+        """The first error a rulebook checked with the edits made has that it had not (a
+        clash with a name declared already, say), where it is; None: no new error."""
+        texts = dict(self.texts)
+        for path, spans in edits.items():
+            text = self.text_of(path)
+            if text is None or path.name.endswith(".scenario.yaml"):  # (not checked)
+                continue
+            lines = text.split("\n")
+            for span, written in sorted(spans, key=lambda edit: (edit[0].line, edit[0].column),
+                                        reverse=True):
+                if span.line == span.end_line and 0 < span.line <= len(lines):
+                    row = lines[span.line - 1]
+                    lines[span.line - 1] = (row[:span.column - 1] + written
+                                            + row[span.end_column - 1:])
+            texts[resolved(path)] = "\n".join(lines)
+        had = Counter((d.code, d.message) for d in self.compilation.diagnostics.sorted()
+                      if d.code.startswith("E"))
+        for diagnostic in Analysis.of(self.rules, texts).compilation.diagnostics.sorted():
+            # an error that was there already names the new name where it named the old
+            known = (diagnostic.code, diagnostic.message.replace(f"'{new_name}'", f"'{name}'"))
+            if not diagnostic.code.startswith("E"):
+                continue
+            if had[known] > 0:
+                had[known] -= 1
+                continue
+            span = diagnostic.span
+            return f"{diagnostic.message} ({Path(span.file).name}:{span.line})"
+        return None
 
     # ---- completion ----------------------------------------------------------------------
     def completions(self, path: Path, line: int, column: int,
@@ -319,6 +372,8 @@ class Analysis:
         before = lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
         model = self.model
         items: list[tuple[str, str, str]] = []
+        if not _in_code(before, path.suffix in (".yaml", ".yml")):
+            return []
         if path.suffix in (".yaml", ".yml"):
             placed = None if model is None else data_completions(model, text, line, column)
             return _unique(placed) if placed is not None else self._data_completions()
@@ -473,6 +528,31 @@ def classify(text: str, kinds: dict[Position, str]) -> list[tuple[int, int, int,
     return found
 
 
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"')  # a string's text after its opening quote
+_NUMBER_DOT = re.compile(r"(?<![\w.])[0-9]+\.$")
+
+
+def _in_code(before: str, yaml: bool = False) -> bool:
+    """Whether a line's text up to the cursor ends where code is written: not in a comment
+    (`#`, `##`) or a string, nor just after a number's dot; in a card set, not in a comment
+    line."""
+    if yaml:
+        return not before.lstrip().startswith("#")
+    position = 0
+    while position < len(before):
+        char = before[position]
+        if char == "#":
+            return False
+        if char == '"':
+            rest = _STRING_REST.match(before, position + 1)
+            if rest is None:
+                return False
+            position = rest.end()
+            continue
+        position += 1
+    return _NUMBER_DOT.search(before.rstrip()) is None
+
+
 def _token_type(symbol: sym.Symbol) -> str:
     match symbol:
         case sym.Function() | sym.Procedure() | sym.Builtin() | sym.Aggregator() | sym.Effect():
@@ -488,6 +568,24 @@ def _token_type(symbol: sym.Symbol) -> str:
             return "type"
         case _:
             return "variable"
+
+
+class Refused(Exception):
+    """A rename that would break the rulebook; the message says why."""
+
+
+def _check_new_name(name: str, new_name: str) -> None:
+    """Refused: a name of the rules renamed to what is not a name, or to a keyword; any name
+    (a card's may hold spaces) to nothing, or to more than one line."""
+    if not new_name.strip() or "\n" in new_name or "\r" in new_name:
+        raise Refused(f"'{name}' cannot be renamed to an empty name or one of several lines")
+    if re.fullmatch(r"\w+", name):
+        if new_name in RESERVED_WORDS:
+            raise Refused(f"'{new_name}' is a keyword of the rules language: it cannot be a "
+                          "name")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", new_name):
+            raise Refused(f"'{new_name}' is not a name: a name is letters, digits and _, "
+                          "not starting with a digit")
 
 
 def _name_of(symbol: sym.Symbol) -> str:
@@ -552,5 +650,5 @@ def misspelt_at(written: str, message: str, names: list[str]) -> tuple[int, int]
     return None if best is None else (best[1], best[2])
 
 
-__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
+__all__ = ["Analysis", "Location", "Refused", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
            "rulebook_of"]
