@@ -255,6 +255,8 @@ class English:
         symbol = self.model.symbols.indexes.get(id(e))
         match symbol:
             case sym.ZoneSlot():
+                if len(e.keys) == 1 and _is_you(e.keys[0]):  # "your deck", not "deck of you"
+                    return f"your {self.expr(e.obj)}"
                 keys = " and ".join(self.expr(k) for k in e.keys)
                 return f"{self.expr(e.obj)} of {keys}"
             case sym.ListIndex():
@@ -341,6 +343,8 @@ class English:
     def possessive(self, e: n.Expr) -> str:
         if isinstance(e, n.ActorRef):
             return "the acting player's"
+        if _is_you(e):  # a card's effects name their player `you`: "your score"
+            return "your"
         if isinstance(e, n.Name) and isinstance(self.model.symbols.names.get(id(e)),
                                                 sym.BoardNode):
             return f"{md(e.id.capitalize())}'s"
@@ -484,6 +488,11 @@ def template(message: str) -> str:
 
 def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", name.lower().replace("_", "-"))
+
+
+def _is_you(e: n.Expr) -> bool:
+    """A name `you`: read in the second person, as card text speaks to its player."""
+    return isinstance(e, n.Name) and e.id == "you"
 
 
 # The builtins' calls in words, by the builtin's name (English.builtin).

@@ -216,10 +216,10 @@ def test_gallery_has_every_card_with_its_effect_in_english(duel_docs: tuple[str,
     fire_storm = gallery[gallery.index("**Fire Storm**"):]
     assert fire_storm.startswith("**Fire Storm** — *Burn it all.*")
     assert ("Effect (with *you*, *target*):\n\n"
-            "- For each *u* in *hand* of *you* where *u*'s attack is less than 3:\n"
+            "- For each *u* in your *hand* where *u*'s attack is less than 3:\n"
             "  - Set *u*'s rested to yes.\n"
             "- If *target* is set:\n"
-            "  - Move *target* to *graveyard* of *you*.\n"
+            "  - Move *target* to your *graveyard*.\n"
             "- Do [gain](#gain)(*you*, this card's cost).") in fire_storm
     assert "**Sky Ray**\n\nEffect (with *you*, *target*):\n\n- Do [gain](#gain)(*you*, 1)." \
         in gallery
