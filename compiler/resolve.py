@@ -374,14 +374,15 @@ class Resolver(BoardResolver):
                 plain = counts[: len(counts) - sum(len(x.counts) for x in d.conditional_counts)]
                 m.always_counts = sorted({c for low, high in plain for c in range(low, high + 1)})
         if d.player_names:
+            spans = list(d.player_spans) or [d.span] * len(d.player_names)
             if len(d.player_names) != d.max_players:
                 self.diagnostics.add(
                     "E0209",
-                    d.span,
+                    spans[0].to(spans[-1]),
                     f"{len(d.player_names)} player names for up to {d.max_players} players",
                 )
-            for name in d.player_names:
-                self.declare("value", name, d.span, "player name")
+            for name, span in zip(d.player_names, spans, strict=True):
+                self.declare("value", name, span, "player name")  # a repeat is shown where
         m.player_names = list(d.player_names) or [
             chr(ord("A") + i) for i in range(min(max(d.max_players, 0), MAX_PLAYERS))
         ]
