@@ -198,6 +198,10 @@ class _Reader:
             raise _Refused
         self.seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
+            if node.tag == "tag:yaml.org,2002:float":  # a value written 2.5: no tag in sight
+                raise self.fail(node, f"{node.value} is not a whole number",
+                                hint="numbers in card and deck files are whole numbers; "
+                                     "quote it to make it a text")
             raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
                             hint="card and deck files hold plain text, numbers, lists and maps")
 
