@@ -482,7 +482,11 @@ class ExpressionChecker(BuiltinChecker):
             m.symbols.indexes[id(e)] = sym.ZoneSlot(zone.name, zone.span)
             return t.ZoneT(zone.name, zone.card_type)
         if isinstance(base, t.ZoneT):
-            return self.error("E0208", e.span, f"zone '{base.zone}' takes no index")
+            # `hand[actor][0]`: the cards of a zone are not numbered
+            return self.error("E0208", e.span,
+                              f"the cards of zone '{base.zone}' are not read by position",
+                              hint="take one with first(...) or last(...), or go through them "
+                                   "with 'for c in ...'")
         if len(keys) != 1:
             return self.error("E0208", e.span, "only zones take more than one key")
         if isinstance(base, t.PerPlayerT):
