@@ -288,7 +288,12 @@ class StatementChecker(ExpressionChecker):
                 pass  # which phases return, and whether a `call` enters them: reach.py
             case n.Goto():
                 if stmt.phase not in m.phases:
-                    self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",
+                    span = stmt.span
+                    if span.line == span.end_line and span.end_column - len(stmt.phase) > \
+                            span.column:  # the name ends the statement: underline it alone
+                        span = Span(span.file, span.line, span.end_column - len(stmt.phase),
+                                    span.line, span.end_column)
+                    self.error("E0105", span, f"unknown phase '{stmt.phase}'",
                                hint=did_you_mean(stmt.phase, m.phases))
             case n.Win() | n.Lose():
                 self.expect(stmt.player, self.expr(stmt.player, scope, ctx), t.PLAYER, "the player")

@@ -206,3 +206,11 @@ def test_let_none_says_how_to_start_the_variable() -> None:
     assert found.hint is not None
     assert "'let x = first(p for p in players where ...)'" in found.hint
     assert "'x: player? = none' in 'state { }'" in found.hint
+
+
+def test_an_unknown_phase_is_underlined_alone() -> None:
+    """`goto ply`: the name is what is wrong, not the word goto."""
+    path = CASES / "names_unknown_phase.rules"
+    [error] = [d for d in check_rulebook(path).diagnostics.items if d.code == "E0105"]
+    line = path.read_text(encoding="utf-8").split("\n")[error.span.line - 1]
+    assert line[error.span.column - 1:error.span.end_column - 1] == "ply"
