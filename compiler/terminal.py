@@ -32,14 +32,20 @@ def value_text(value: object) -> str:
     return str(value)
 
 
-def _set(value: object) -> bool:
+def _set(value: object, zeros: bool = False) -> bool:
+    """Whether a value is worth a word: a flag when it is set, a list when it holds something
+    set, a text when it is not empty, a number unless it is 0 (with zeros, always: a
+    player's score of 0 is a score; on a board, an empty province is the usual case)."""
     if isinstance(value, list):
         return any(_set(v) for v in value)
-    return value not in (None, False, 0, "")
+    if isinstance(value, bool):
+        return value
+    return value is not None and value != "" and (zeros or value != 0)
 
 
-def fields_line(fields: dict[str, Any]) -> str:
-    return " · ".join(f"{words(k)} {value_text(v)}" for k, v in fields.items() if _set(v))
+def fields_line(fields: dict[str, Any], zeros: bool = False) -> str:
+    return " · ".join(f"{words(k)} {value_text(v)}" for k, v in fields.items()
+                      if _set(v, zeros))
 
 
 def _marks(node: str, fields: dict[str, Any], start: dict[str, Any],
@@ -115,11 +121,12 @@ def card_lines(face: CardFace | None, name: str, state: dict[str, Any] | None,
 def view_lines(view: dict[str, Any], catalogue: Catalogue, start: dict[str, Any]) -> list[Line]:
     lines: list[Line] = [(f"-- {catalogue.title} · phase {words(str(view['phase']))} · "
                           f"you are {view['player']} · {view['actor']} to act", "bold magenta")]
-    shown = fields_line(view.get("state", {}))
+    shown = fields_line(view.get("state", {}), zeros=True)
     if shown:
         lines.append((f"   {shown}", ""))
     for player, fields in view.get("players", {}).items():
-        lines.append((f"   {player}: {fields_line(fields)}", "yellow"))
+        lines.append((f"   {player}: {fields_line(fields, zeros=True) or 'nothing yet'}",
+                      "yellow"))
     zones: dict[str, Any] = view.get("zones", {})
     boards: dict[str, Any] = view.get("board", {})
     placed = {z for z in zones for b in catalogue.model.boards.values()

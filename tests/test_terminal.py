@@ -34,6 +34,13 @@ def test_a_hex_map_is_drawn_as_offset_rows() -> None:
     assert any(line.strip().startswith("terrain: ") for line in lines)
 
 
+def test_a_players_zero_is_shown_and_a_boards_is_not() -> None:
+    lines = first_view("dynasties")
+    assert "   dynasty 1 · track 0" in lines
+    assert any(line.startswith("   B: reserve 21") and "discards 0" in line for line in lines)
+    assert "     mongolia [scores [2, 4, 3]]" in lines
+
+
 def test_a_graph_board_lists_each_nodes_neighbours() -> None:
     lines = first_view("dynasties")
     assert "     mongolia [scores [2, 4, 3]]" in lines
