@@ -420,6 +420,9 @@ class ExpressionChecker(BuiltinChecker):
             test = e.obj.id if isinstance(e.obj, n.Name) else "x"
             self.error("E0202", e.obj.span, f"{what} may be none, so it has no field '{e.name}'",
                        hint=f"test it first: if {test} != none {{ ... }}")
+            obj_key = narrowing_key(e.obj)
+            if obj_key is not None:  # said once: the rest of the block reads it as tested
+                scope.narrowed[obj_key] = base.inner
             base = base.inner  # the field is still checked: a misspelt one is said now too
             if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
                 return t.ANY
