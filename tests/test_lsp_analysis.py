@@ -130,6 +130,20 @@ def test_fields_after_a_dot_are_those_of_the_expression_s_type(
     assert {"kind", "bonus_attack"} <= card and "actions" not in card
 
 
+def test_fields_after_a_dot_on_a_line_being_typed(dojo: tuple[Path, Analysis]) -> None:
+    """A line typed since the last check: the type of the name before the dot is read from
+    what declares it above (the actor, a parameter `c: Card`, a loop over a zone)."""
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    anchor = "    move a to discard[a.owner]\n"
+    for typed, wanted, unwanted in (("    require actor.", "actions", "kind"),
+                                    ("    for x in hand[actor] { x.", "kind", "actions")):
+        half = text.replace(anchor, anchor + typed + "\n", 1)
+        found = {label for label, _, _ in _completions(analysis, rules, half, anchor + typed)}
+        assert wanted in found and unwanted not in found, typed
+
+
 def _completions(analysis: Analysis, path: Path, text: str,
                  needle: str) -> list[tuple[str, str, str]]:
     """The completions just after the (first) needle of text."""

@@ -30,7 +30,7 @@ from compiler.lsp.expected import (
 )
 from compiler.lsp.incremental import EditorSources, keywords_at
 from compiler.model import GameModel
-from compiler.types import OptionT, Type
+from compiler.types import CardT, NodeT, OptionT, PlayerT, RecordT, Type
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
@@ -380,7 +380,11 @@ class Analysis:
         dotted = re.search(r"\.\w*$", before.rstrip())
         if dotted is not None:
             # The fields of the type of what is before the dot, when the checker knew it.
-            typed = self.fields_of(self.type_ending_at(path, line, dotted.start() + 1))
+            known = self.type_ending_at(path, line, dotted.start() + 1)
+            if known is None and model is not None:  # a line the last check did not read
+                known = _type_written(model, before.rstrip()[: dotted.start()],
+                                      "\n".join(lines[: line - 1] + [before]))
+            typed = self.fields_of(known)
             if typed is not None:
                 return _unique(typed)
             if model is not None:
@@ -652,3 +656,33 @@ def misspelt_at(written: str, message: str, names: list[str]) -> tuple[int, int]
 
 __all__ = ["Analysis", "Location", "Refused", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
            "rulebook_of"]
+
+
+def _type_written(model: GameModel, code: str, text: str) -> Type | None:
+    """The type of the name that ends code, read from the text as written so far: `actor`
+    and the seats are players; a name is what the nearest declaration above gives it
+    (`c: Card` in an action's or a procedure's parameters, `for c in hand[...]`)."""
+    word = re.search(r"(\w+)$", code)
+    if word is None:
+        return None
+    name = word.group(1)
+    if name == "actor" or name in model.player_names:
+        return PlayerT()
+    for match in reversed(list(re.finditer(
+            rf"\b{re.escape(name)}\s*:\s*(\w+)|\bfor\s+{re.escape(name)}\s+in\s+(\w+)",
+            text))):
+        declared, zone = match.group(1), match.group(2)
+        if declared == "player":
+            return PlayerT()
+        if declared in model.records:
+            record = model.records[declared]
+            return CardT(declared) if record.is_card else RecordT(declared)
+        if declared in model.boards:
+            return NodeT(declared)
+        if zone in model.zones:
+            return CardT(model.zones[zone].card_type)
+        if zone == "players":
+            return PlayerT()
+        if zone in model.boards:
+            return NodeT(zone)
+    return None
