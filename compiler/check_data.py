@@ -488,7 +488,7 @@ def _reads_the_game(symbol: sym.Symbol | None, builtins: set[str]) -> bool:
 
 
 def _words(value: object) -> str:
-    """A card's value as a message reads it: `none`, `true`, an enum member as words."""
+    """A card's value as a message reads it: `none`, `true`, a list's items with commas."""
     if value is None:
         return "none"
     if isinstance(value, bool):
