@@ -228,10 +228,13 @@ class DocBuilder(CardGallery):
         m = self.model
         places: list[tuple[str, list[n.Block | None]]] = []
         for phase in m.phases.values():
-            decl = phase.decl
-            places.append((f"phase {words(phase.name)}",
-                           [decl.enter, decl.done, *decl.checkpoints,
-                            *(a.decl.body for a in phase.actions)]))
+            # where in the phase, as its section says: an ending's moment is part of its when
+            decl, name = phase.decl, words(phase.name)
+            places.append((f"phase {name}, on entering it", [decl.enter]))
+            places += [(f"phase {name}, action {words(a.name)}", [a.decl.body])
+                       for a in phase.actions]
+            places.append((f"phase {name}, after each action", [*decl.checkpoints]))
+            places.append((f"phase {name}, when nobody is left to act", [decl.done]))
         for checkpoint in m.checkpoints:
             places.append((f"checkpoint {words(checkpoint.name)}", [checkpoint.body]))
         result: list[Outcome] = []
