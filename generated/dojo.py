@@ -1270,13 +1270,13 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dojo/dojo.rules:283
+# rulebooks/dojo/dojo.rules:284
 def f_peace(s: State) -> bool:
     """Is it one of the Peace Treaty turns? (decision PEACE_TREATY)"""
     return (s.g_turn <= 3)
 
 
-# rulebooks/dojo/dojo.rules:286
+# rulebooks/dojo/dojo.rules:287
 def f_attachments_of(s: State, v_c: int) -> list[int]:
     """the attachments on creature c"""
     return [
@@ -1286,7 +1286,7 @@ def f_attachments_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/dojo/dojo.rules:291
+# rulebooks/dojo/dojo.rules:292
 def f_homeland_bonus(s: State, v_c: int) -> int:
     """+1 health for a creature of its owner's homeland's element (decision HOMELAND_BONUS)"""
     return (
@@ -1300,7 +1300,7 @@ def f_homeland_bonus(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dojo/dojo.rules:295
+# rulebooks/dojo/dojo.rules:296
 def f_max_health(s: State, v_c: int) -> int:
     """the health of a creature, location or homeland, bonuses included"""
     v_sum = 0
@@ -1309,13 +1309,13 @@ def f_max_health(s: State, v_c: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_c]] + f_homeland_bonus(s, v_c)) + v_sum)
 
 
-# rulebooks/dojo/dojo.rules:299
+# rulebooks/dojo/dojo.rules:300
 def f_health_left(s: State, v_c: int) -> int:
     """the health a card has left"""
     return (f_max_health(s, v_c) - s.k_Card_damage[v_c])
 
 
-# rulebooks/dojo/dojo.rules:302
+# rulebooks/dojo/dojo.rules:303
 def f_attack_bonus(s: State, v_c: int) -> int:
     """what is added to each attack of creature c"""
     v_sum = 0
@@ -1324,7 +1324,7 @@ def f_attack_bonus(s: State, v_c: int) -> int:
     return (s.k_Card_bonus_attack[v_c] + v_sum)
 
 
-# rulebooks/dojo/dojo.rules:307
+# rulebooks/dojo/dojo.rules:308
 def f_can_primary(s: State, v_c: int) -> bool:
     """can creature c make its primary attack now? (decision PRIMARY)"""
     return (
@@ -1336,7 +1336,7 @@ def f_can_primary(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:311
+# rulebooks/dojo/dojo.rules:312
 def f_can_act(s: State, v_p: int) -> bool:
     """can p still do anything this turn? (decision TURN_END)"""
     return (
@@ -1354,7 +1354,7 @@ def f_can_act(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:316
+# rulebooks/dojo/dojo.rules:317
 def f_strike_targets(s: State, v_p: int) -> list[int]:
     """what p's attacks may hit: the opponent's creatures and locations, and their homeland while
     they have no creature in play (decision TARGETS)
@@ -1372,7 +1372,7 @@ def f_strike_targets(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dojo/dojo.rules:321
+# rulebooks/dojo/dojo.rules:322
 def f_item_targets(s: State, v_c: int, v_p: int) -> list[int]:
     """what item c played by p may target (decision ITEMS)"""
     return (
@@ -1390,7 +1390,7 @@ def f_item_targets(s: State, v_c: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dojo/dojo.rules:329
+# rulebooks/dojo/dojo.rules:330
 def f_springs(s: State, v_t: int, v_c: int) -> bool:
     """does face-down item t fire on card c? (decision FACEDOWN)"""
     return (
@@ -1402,7 +1402,7 @@ def f_springs(s: State, v_t: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:333
+# rulebooks/dojo/dojo.rules:334
 def f_homeland_health(s: State, v_p: int) -> int:
     """the health p's homeland has left"""
     v_sum = 0
@@ -1411,96 +1411,96 @@ def f_homeland_health(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dojo/dojo.rules:340
+# rulebooks/dojo/dojo.rules:341
 def proc_harm(s: State, v_c: int, v_n: int, v_by: int) -> None:
     """Card c (a creature, location or homeland) takes n damage from player by's card; prevented
     on the opponent's cards during the Peace Treaty (decision PEACE_TREATY).
     """
-    # rulebooks/dojo/dojo.rules:341
+    # rulebooks/dojo/dojo.rules:342
     if ((v_n > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_c] != v_by)))):
-        # rulebooks/dojo/dojo.rules:341
+        # rulebooks/dojo/dojo.rules:342
         s.k_Card_damage[v_c] += v_n
 
 
-# rulebooks/dojo/dojo.rules:345
+# rulebooks/dojo/dojo.rules:346
 def proc_mend(s: State, v_c: int, v_n: int) -> None:
     """Card c heals n damage."""
-    # rulebooks/dojo/dojo.rules:346
+    # rulebooks/dojo/dojo.rules:347
     s.k_Card_damage[v_c] = max(0, (s.k_Card_damage[v_c] - v_n))
 
 
-# rulebooks/dojo/dojo.rules:350
+# rulebooks/dojo/dojo.rules:351
 def proc_gain_cu(s: State, v_p: int, v_n: int) -> None:
     """p gains n CU (decision CU_CAP: no cap)."""
-    # rulebooks/dojo/dojo.rules:351
+    # rulebooks/dojo/dojo.rules:352
     if (v_n > 0):
-        # rulebooks/dojo/dojo.rules:351
+        # rulebooks/dojo/dojo.rules:352
         s.p_cu[v_p] += v_n
 
 
-# rulebooks/dojo/dojo.rules:355
+# rulebooks/dojo/dojo.rules:356
 def proc_drain_cu(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n CU; CU is never negative."""
-    # rulebooks/dojo/dojo.rules:356
+    # rulebooks/dojo/dojo.rules:357
     s.p_cu[v_p] = max(0, (s.p_cu[v_p] - v_n))
 
 
-# rulebooks/dojo/dojo.rules:361
+# rulebooks/dojo/dojo.rules:362
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; from an empty deck nothing (decision DECK_OUT)."""
-    # rulebooks/dojo/dojo.rules:362
+    # rulebooks/dojo/dojo.rules:363
     for _ in range(v_n):
-        # rulebooks/dojo/dojo.rules:362
+        # rulebooks/dojo/dojo.rules:363
         s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dojo/dojo.rules:366
+# rulebooks/dojo/dojo.rules:367
 def proc_boost(s: State, v_c: int, v_n: int) -> None:
     """Creature c's attacks deal n more damage from now on."""
-    # rulebooks/dojo/dojo.rules:367
+    # rulebooks/dojo/dojo.rules:368
     s.k_Card_bonus_attack[v_c] += v_n
 
 
-# rulebooks/dojo/dojo.rules:372
+# rulebooks/dojo/dojo.rules:373
 def proc_discard_card(s: State, v_c: int) -> None:
     """Card c goes to its owner's discard pile from wherever it is (a creature pays no tribute)."""
-    # rulebooks/dojo/dojo.rules:373
+    # rulebooks/dojo/dojo.rules:374
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_HOMELAND):
-        # rulebooks/dojo/dojo.rules:374
-        proc_leave_play(s, v_c)
         # rulebooks/dojo/dojo.rules:375
+        proc_leave_play(s, v_c)
+        # rulebooks/dojo/dojo.rules:376
         s.move_uncapped(v_c, Z_DISCARD + s.card_owner[v_c])
 
 
-# rulebooks/dojo/dojo.rules:383
+# rulebooks/dojo/dojo.rules:384
 def proc_leave_play(s: State, v_c: int) -> None:
     """A card leaves play: its attachments go to the discard pile and its state is cleared."""
-    # rulebooks/dojo/dojo.rules:384
+    # rulebooks/dojo/dojo.rules:385
     for v_a in f_attachments_of(s, v_c):
-        # rulebooks/dojo/dojo.rules:385
-        s.k_Card_on_creature[v_a] = None
         # rulebooks/dojo/dojo.rules:386
+        s.k_Card_on_creature[v_a] = None
+        # rulebooks/dojo/dojo.rules:387
         s.move_uncapped(v_a, Z_DISCARD + s.card_owner[v_a])
-    # rulebooks/dojo/dojo.rules:388
-    s.k_Card_damage[v_c] = 0
     # rulebooks/dojo/dojo.rules:389
-    s.k_Card_played_turn[v_c] = 0
+    s.k_Card_damage[v_c] = 0
     # rulebooks/dojo/dojo.rules:390
-    s.k_Card_primary_used[v_c] = False
+    s.k_Card_played_turn[v_c] = 0
     # rulebooks/dojo/dojo.rules:391
-    s.k_Card_on_creature[v_c] = None
+    s.k_Card_primary_used[v_c] = False
     # rulebooks/dojo/dojo.rules:392
+    s.k_Card_on_creature[v_c] = None
+    # rulebooks/dojo/dojo.rules:393
     s.k_Card_bonus_attack[v_c] = 0
 
 
-# rulebooks/dojo/dojo.rules:397
+# rulebooks/dojo/dojo.rules:398
 def proc_begin_attack(s: State, v_c: int, v_base: int) -> None:
     """Creature c of `by` attacks with `base` damage: the damage is dealt in the assign phase."""
-    # rulebooks/dojo/dojo.rules:398
-    s.g_attacker = v_c
     # rulebooks/dojo/dojo.rules:399
-    s.g_pending = (v_base + f_attack_bonus(s, v_c))
+    s.g_attacker = v_c
     # rulebooks/dojo/dojo.rules:400
+    s.g_pending = (v_base + f_attack_bonus(s, v_c))
+    # rulebooks/dojo/dojo.rules:401
     s.goto(2)  # assign
 
 
@@ -1856,39 +1856,41 @@ FX_CARD_EACH_TURN: Final[tuple[Callable[[State, int, int], None], ...]] = (
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     # rulebooks/dojo/dojo.rules:208
-    if (len(cards) != 51):
-        return 'a deck has 50 cards and 1 homeland: 51 cards in all', 208
+    v_total = len(cards)
     # rulebooks/dojo/dojo.rules:209
+    if (v_total != 51):
+        return 'a deck has 50 cards and 1 homeland: 51 cards in all, not ' + str(v_total), 209
+    # rulebooks/dojo/dojo.rules:210
     if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_HOMELAND)) != 1):
-        return 'a deck has exactly one homeland', 209
-    # rulebooks/dojo/dojo.rules:211
+        return 'a deck has exactly one homeland', 210
+    # rulebooks/dojo/dojo.rules:212
     for v_c in cards:
         if not ((C_CARD_KIND[v_c] == KIND_CREATURE) and (C_CARD_RARITY[v_c] < 3)):
             continue
-        # rulebooks/dojo/dojo.rules:212
+        # rulebooks/dojo/dojo.rules:213
         if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most two copies of the ★ or ★★ creature ' + DEF_NAMES[v_c], 212
-    # rulebooks/dojo/dojo.rules:215
+            return 'at most two copies of the ★ or ★★ creature ' + DEF_NAMES[v_c], 213
+    # rulebooks/dojo/dojo.rules:216
     for v_c_2 in cards:
         if not ((C_CARD_KIND[v_c_2] == KIND_CREATURE) and (C_CARD_RARITY[v_c_2] == 3)):
             continue
-        # rulebooks/dojo/dojo.rules:216
+        # rulebooks/dojo/dojo.rules:217
         if (sum(1 for v_x in cards if (v_x == v_c_2)) != 1):
-            return 'only one copy of the ★★★ creature ' + DEF_NAMES[v_c_2], 216
-    # rulebooks/dojo/dojo.rules:218
+            return 'only one copy of the ★★★ creature ' + DEF_NAMES[v_c_2], 217
+    # rulebooks/dojo/dojo.rules:219
     for v_c_3 in cards:
         if not ((C_CARD_KIND[v_c_3] != KIND_CREATURE) and (C_CARD_KIND[v_c_3] != KIND_HOMELAND)):
             continue
-        # rulebooks/dojo/dojo.rules:219
+        # rulebooks/dojo/dojo.rules:220
         if (sum(1 for v_x in cards if (v_x == v_c_3)) > 3):
-            return 'at most three copies of ' + DEF_NAMES[v_c_3] + ' (decision DECK_COPIES)', 219
+            return 'at most three copies of ' + DEF_NAMES[v_c_3] + ' (decision DECK_COPIES)', 220
     return None
 
 
-# rulebooks/dojo/dojo.rules:404
+# rulebooks/dojo/dojo.rules:405
 def raise_played(s: State, v_by: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:407
     # rulebooks/dojo/dojo.rules:408
+    # rulebooks/dojo/dojo.rules:409
     for v_t in list(s.zones[Z_FACEDOWN + (1 - v_by)]):
         if (
             (C_CARD_SPRINGS_ON[s.card_def[v_t]] == C_CARD_KIND[s.card_def[v_c]])
@@ -1897,133 +1899,133 @@ def raise_played(s: State, v_by: int, v_c: int) -> None:
                 or (C_CARD_SPRINGS_CASTE[s.card_def[v_t]] == C_CARD_CASTE[s.card_def[v_c]])
             )
         ):
-            # rulebooks/dojo/dojo.rules:409
-            s.card_up[v_t] = True
             # rulebooks/dojo/dojo.rules:410
-            s.move_uncapped(v_t, Z_DISCARD + s.card_owner[v_t])
+            s.card_up[v_t] = True
             # rulebooks/dojo/dojo.rules:411
+            s.move_uncapped(v_t, Z_DISCARD + s.card_owner[v_t])
+            # rulebooks/dojo/dojo.rules:412
             FX_CARD_EFFECT[s.card_def[v_t]](s, v_t, s.card_owner[v_t], v_c)
 
 
-# rulebooks/dojo/dojo.rules:420
+# rulebooks/dojo/dojo.rules:421
 def checkpoint_fallen(s: State) -> None:
     """A creature without health is discarded and its tribute goes to the opponent of its owner
     (decision TRIBUTE); a location without health is discarded.
     """
-    # rulebooks/dojo/dojo.rules:421
+    # rulebooks/dojo/dojo.rules:422
     for v_p in range(s.num_players):
-        # rulebooks/dojo/dojo.rules:422
+        # rulebooks/dojo/dojo.rules:423
         for v_c in list(s.zones[Z_CREATURES + v_p]):
             if ((f_max_health(s, v_c) - s.k_Card_damage[v_c]) <= 0):
-                # rulebooks/dojo/dojo.rules:423
-                proc_leave_play(s, v_c)
                 # rulebooks/dojo/dojo.rules:424
+                proc_leave_play(s, v_c)
+                # rulebooks/dojo/dojo.rules:425
                 s.move_uncapped(v_c, Z_DISCARD + v_p)
-                # rulebooks/dojo/dojo.rules:426
+                # rulebooks/dojo/dojo.rules:427
                 proc_gain_cu(s, (1 - v_p), C_CARD_TRIBUTE[s.card_def[v_c]])
-        # rulebooks/dojo/dojo.rules:428
+        # rulebooks/dojo/dojo.rules:429
         for v_l in list(s.zones[Z_LOCATIONS + v_p]):
             if ((f_max_health(s, v_l) - s.k_Card_damage[v_l]) <= 0):
-                # rulebooks/dojo/dojo.rules:429
-                proc_leave_play(s, v_l)
                 # rulebooks/dojo/dojo.rules:430
+                proc_leave_play(s, v_l)
+                # rulebooks/dojo/dojo.rules:431
                 s.move_uncapped(v_l, Z_DISCARD + v_p)
 
 
-# rulebooks/dojo/dojo.rules:438
+# rulebooks/dojo/dojo.rules:439
 def checkpoint_homeland_destroyed(s: State) -> None:
     """A player whose homeland has no health left loses. Damage reaches one homeland at a time,
     so both at once cannot happen; it would be a draw.
     """
-    # rulebooks/dojo/dojo.rules:439
+    # rulebooks/dojo/dojo.rules:440
     if ((f_homeland_health(s, 0) <= 0) and (f_homeland_health(s, 1) <= 0)):
-        # rulebooks/dojo/dojo.rules:439
+        # rulebooks/dojo/dojo.rules:440
         s.end_draw()
     elif (f_homeland_health(s, 0) <= 0):
-        # rulebooks/dojo/dojo.rules:440
+        # rulebooks/dojo/dojo.rules:441
         s.lose(0)
     elif (f_homeland_health(s, 1) <= 0):
-        # rulebooks/dojo/dojo.rules:441
+        # rulebooks/dojo/dojo.rules:442
         s.lose(1)
 
 
-# rulebooks/dojo/dojo.rules:447
+# rulebooks/dojo/dojo.rules:448
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dojo/dojo.rules:448
+    # rulebooks/dojo/dojo.rules:449
     for v_p in range(s.num_players):
-        # rulebooks/dojo/dojo.rules:449
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dojo/dojo.rules:449
-            s.create(v_d, Z_DECK + v_p)
         # rulebooks/dojo/dojo.rules:450
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dojo/dojo.rules:450
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dojo/dojo.rules:451
         v_h: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_HOMELAND):
                 v_h = v_c
                 break
-        # rulebooks/dojo/dojo.rules:451
-        if (v_h is not None):
-            # rulebooks/dojo/dojo.rules:451
-            s.move(v_h, Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:452
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        if (v_h is not None):
+            # rulebooks/dojo/dojo.rules:452
+            s.move(v_h, Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:453
-        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dojo/dojo.rules:454
+        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/dojo/dojo.rules:455
         s.p_cu[v_p] = 25
-    # rulebooks/dojo/dojo.rules:456
-    s.g_turn_player = (0 if s.rng.flip() else 1)
     # rulebooks/dojo/dojo.rules:457
+    s.g_turn_player = (0 if s.rng.flip() else 1)
+    # rulebooks/dojo/dojo.rules:458
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:466
+# rulebooks/dojo/dojo.rules:467
 def enter_turn_start(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:467
-    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:468
-    s.p_ended[s.g_turn_player] = False
+    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:469
-    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:469
-        s.k_Card_primary_used[v_c] = False
+    s.p_ended[s.g_turn_player] = False
     # rulebooks/dojo/dojo.rules:470
+    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:470
+        s.k_Card_primary_used[v_c] = False
+    # rulebooks/dojo/dojo.rules:471
     if (s.g_turn > 1):
-        # rulebooks/dojo/dojo.rules:471
+        # rulebooks/dojo/dojo.rules:472
         if (not s.zones[Z_DECK + s.g_turn_player]):
-            # rulebooks/dojo/dojo.rules:471
+            # rulebooks/dojo/dojo.rules:472
             s.lose(s.g_turn_player)
         else:
-            # rulebooks/dojo/dojo.rules:472
+            # rulebooks/dojo/dojo.rules:473
             s.draw(1, Z_DECK + s.g_turn_player, Z_HAND + s.g_turn_player)
-        # rulebooks/dojo/dojo.rules:473
+        # rulebooks/dojo/dojo.rules:474
         proc_gain_cu(s, s.g_turn_player, 3)
-    # rulebooks/dojo/dojo.rules:475
-    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:475
-        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:476
-    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
+    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:476
-        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
+        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:477
+    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:477
+        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
+    # rulebooks/dojo/dojo.rules:478
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:622
+# rulebooks/dojo/dojo.rules:623
 def done_main(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:623
-    s.p_actions[s.g_turn_player] = 0
     # rulebooks/dojo/dojo.rules:624
-    s.g_turn_player = (1 - s.g_turn_player)
+    s.p_actions[s.g_turn_player] = 0
     # rulebooks/dojo/dojo.rules:625
-    s.g_turn += 1
+    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/dojo/dojo.rules:626
+    s.g_turn += 1
+    # rulebooks/dojo/dojo.rules:627
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:485
 def actor_main(s: State) -> int | None:
     return (
         None
@@ -2032,7 +2034,7 @@ def actor_main(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def text_play_creature(
     actor: int,
     args: tuple[int, ...],
@@ -2049,47 +2051,47 @@ LISTED_PLAY_CREATURE: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def check_play_creature(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:488
+    # rulebooks/dojo/dojo.rules:489
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a creature'
-    # rulebooks/dojo/dojo.rules:489
+    # rulebooks/dojo/dojo.rules:490
     if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
         return 'rarity order: your first creature is ★, your second ★ or ★★, then any'
-    # rulebooks/dojo/dojo.rules:491
+    # rulebooks/dojo/dojo.rules:492
     if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
         return 'you have too few actions left for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:492
+    # rulebooks/dojo/dojo.rules:493
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:493
+    # rulebooks/dojo/dojo.rules:494
     if (len(s.zones[Z_CREATURES + actor]) >= 5):
         return 'you have 5 creatures in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def do_play_creature(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:494
-    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:495
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:496
-    s.p_creatures_played[actor] += 1
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:497
-    s.k_Card_played_turn[v_c] = s.g_turn
+    s.p_creatures_played[actor] += 1
     # rulebooks/dojo/dojo.rules:498
-    s.move(v_c, Z_CREATURES + actor, False)
+    s.k_Card_played_turn[v_c] = s.g_turn
     # rulebooks/dojo/dojo.rules:499
-    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    s.move(v_c, Z_CREATURES + actor, False)
     # rulebooks/dojo/dojo.rules:500
+    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    # rulebooks/dojo/dojo.rules:501
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:493
+    # rulebooks/dojo/dojo.rules:494
     if check and (len(s.zones[Z_CREATURES + actor]) >= 5):
         return
     listed = LISTED_PLAY_CREATURE[actor]
@@ -2103,16 +2105,16 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:488
+            # rulebooks/dojo/dojo.rules:489
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
                 continue
-            # rulebooks/dojo/dojo.rules:489
+            # rulebooks/dojo/dojo.rules:490
             if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
                 continue
-            # rulebooks/dojo/dojo.rules:491
+            # rulebooks/dojo/dojo.rules:492
             if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
                 continue
-            # rulebooks/dojo/dojo.rules:492
+            # rulebooks/dojo/dojo.rules:493
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2147,26 +2149,26 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:488
+                # rulebooks/dojo/dojo.rules:489
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
                     break
-                # rulebooks/dojo/dojo.rules:489
+                # rulebooks/dojo/dojo.rules:490
                 if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
                     break
-                # rulebooks/dojo/dojo.rules:491
+                # rulebooks/dojo/dojo.rules:492
                 if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:492
+                # rulebooks/dojo/dojo.rules:493
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:493
+                # rulebooks/dojo/dojo.rules:494
                 if (len(s.zones[Z_CREATURES + actor]) >= 5):
                     break
                 do_play_creature(s, actor, v_c)
@@ -2184,7 +2186,7 @@ def apply_play_creature(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2195,7 +2197,7 @@ def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def text_play_item(
     actor: int,
     args: tuple[int, ...],
@@ -2212,40 +2214,40 @@ LISTED_PLAY_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def check_play_item(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:505
+    # rulebooks/dojo/dojo.rules:506
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:506
+    # rulebooks/dojo/dojo.rules:507
     if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' needs a target'
-    # rulebooks/dojo/dojo.rules:507
+    # rulebooks/dojo/dojo.rules:508
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:508
+    # rulebooks/dojo/dojo.rules:509
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def do_play_item(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:509
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:510
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:511
-    s.move_uncapped(v_c, Z_DISCARD + actor)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:512
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    s.move_uncapped(v_c, Z_DISCARD + actor)
     # rulebooks/dojo/dojo.rules:513
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    # rulebooks/dojo/dojo.rules:514
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:507
+    # rulebooks/dojo/dojo.rules:508
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM[actor]
@@ -2259,13 +2261,13 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:505
+            # rulebooks/dojo/dojo.rules:506
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:506
+            # rulebooks/dojo/dojo.rules:507
             if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dojo/dojo.rules:508
+            # rulebooks/dojo/dojo.rules:509
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2300,23 +2302,23 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:505
+                # rulebooks/dojo/dojo.rules:506
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                     break
-                # rulebooks/dojo/dojo.rules:506
+                # rulebooks/dojo/dojo.rules:507
                 if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dojo/dojo.rules:507
+                # rulebooks/dojo/dojo.rules:508
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:508
+                # rulebooks/dojo/dojo.rules:509
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_play_item(s, actor, v_c)
@@ -2334,7 +2336,7 @@ def apply_play_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:504
+# rulebooks/dojo/dojo.rules:505
 def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2345,7 +2347,7 @@ def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def text_play_item_on(
     actor: int,
     args: tuple[int, ...],
@@ -2360,40 +2362,40 @@ def text_play_item_on(
 LISTED_PLAY_ITEM_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def check_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:519
+    # rulebooks/dojo/dojo.rules:520
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:520
+    # rulebooks/dojo/dojo.rules:521
     if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' takes no target'
-    # rulebooks/dojo/dojo.rules:521
+    # rulebooks/dojo/dojo.rules:522
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:522
+    # rulebooks/dojo/dojo.rules:523
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def do_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> None:
-    # rulebooks/dojo/dojo.rules:523
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:524
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:525
-    s.move_uncapped(v_c, Z_DISCARD + actor)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:526
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
+    s.move_uncapped(v_c, Z_DISCARD + actor)
     # rulebooks/dojo/dojo.rules:527
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
+    # rulebooks/dojo/dojo.rules:528
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:521
+    # rulebooks/dojo/dojo.rules:522
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM_ON[actor]
@@ -2407,13 +2409,13 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:519
+            # rulebooks/dojo/dojo.rules:520
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:520
+            # rulebooks/dojo/dojo.rules:521
             if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/dojo/dojo.rules:522
+            # rulebooks/dojo/dojo.rules:523
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2473,7 +2475,7 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def apply_play_item_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2493,7 +2495,7 @@ def apply_play_item_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:517
+# rulebooks/dojo/dojo.rules:518
 def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2505,7 +2507,7 @@ def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def text_set_facedown(
     actor: int,
     args: tuple[int, ...],
@@ -2522,40 +2524,40 @@ LISTED_SET_FACEDOWN: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def check_set_facedown(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:532
+    # rulebooks/dojo/dojo.rules:533
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a face-down item'
-    # rulebooks/dojo/dojo.rules:533
+    # rulebooks/dojo/dojo.rules:534
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:534
+    # rulebooks/dojo/dojo.rules:535
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:535
+    # rulebooks/dojo/dojo.rules:536
     if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
         return 'you have 3 face-down items in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def do_set_facedown(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:536
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:537
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:538
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:539
     s.move(v_c, Z_FACEDOWN + actor, False)
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:533
+        # rulebooks/dojo/dojo.rules:534
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:535
+        # rulebooks/dojo/dojo.rules:536
         if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
             return
     listed = LISTED_SET_FACEDOWN[actor]
@@ -2569,10 +2571,10 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:532
+            # rulebooks/dojo/dojo.rules:533
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:534
+            # rulebooks/dojo/dojo.rules:535
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2607,23 +2609,23 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:532
+                # rulebooks/dojo/dojo.rules:533
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
                     break
-                # rulebooks/dojo/dojo.rules:533
+                # rulebooks/dojo/dojo.rules:534
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:534
+                # rulebooks/dojo/dojo.rules:535
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:535
+                # rulebooks/dojo/dojo.rules:536
                 if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
                     break
                 do_set_facedown(s, actor, v_c)
@@ -2641,7 +2643,7 @@ def apply_set_facedown(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:531
+# rulebooks/dojo/dojo.rules:532
 def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2652,7 +2654,7 @@ def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def text_attach(
     actor: int,
     args: tuple[int, ...],
@@ -2667,39 +2669,39 @@ def text_attach(
 LISTED_ATTACH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def check_attach(s: State, actor: int, v_a: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:544
+    # rulebooks/dojo/dojo.rules:545
     if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
         return DEF_NAMES[s.card_def[v_a]] + ' is not an attachment'
-    # rulebooks/dojo/dojo.rules:545
+    # rulebooks/dojo/dojo.rules:546
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:546
+    # rulebooks/dojo/dojo.rules:547
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_a]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def do_attach(s: State, actor: int, v_a: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:547
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:548
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:549
-    s.k_Card_on_creature[v_a] = v_c
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
     # rulebooks/dojo/dojo.rules:550
-    s.move_uncapped(v_a, Z_ATTACHMENTS + actor)
+    s.k_Card_on_creature[v_a] = v_c
     # rulebooks/dojo/dojo.rules:551
-    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
+    s.move_uncapped(v_a, Z_ATTACHMENTS + actor)
     # rulebooks/dojo/dojo.rules:552
+    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
+    # rulebooks/dojo/dojo.rules:553
     raise_played(s, actor, v_a)
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:545
+    # rulebooks/dojo/dojo.rules:546
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_ATTACH[actor]
@@ -2713,10 +2715,10 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_a_start = len(out)
     for v_a in v_a_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:544
+            # rulebooks/dojo/dojo.rules:545
             if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
                 continue
-            # rulebooks/dojo/dojo.rules:546
+            # rulebooks/dojo/dojo.rules:547
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
                 continue
         v_a_arg = s.card_def[v_a]
@@ -2776,7 +2778,7 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def apply_attach(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2796,7 +2798,7 @@ def apply_attach(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:542
+# rulebooks/dojo/dojo.rules:543
 def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2808,7 +2810,7 @@ def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def text_play_location(
     actor: int,
     args: tuple[int, ...],
@@ -2825,44 +2827,44 @@ LISTED_PLAY_LOCATION: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def check_play_location(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:557
+    # rulebooks/dojo/dojo.rules:558
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a location'
-    # rulebooks/dojo/dojo.rules:558
+    # rulebooks/dojo/dojo.rules:559
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:559
+    # rulebooks/dojo/dojo.rules:560
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:560
+    # rulebooks/dojo/dojo.rules:561
     if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
         return 'you have 2 locations in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def do_play_location(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:561
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:562
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:563
-    s.move(v_c, Z_LOCATIONS + actor, False)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:564
-    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    s.move(v_c, Z_LOCATIONS + actor, False)
     # rulebooks/dojo/dojo.rules:565
+    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    # rulebooks/dojo/dojo.rules:566
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def legal_play_location(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:558
+        # rulebooks/dojo/dojo.rules:559
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:560
+        # rulebooks/dojo/dojo.rules:561
         if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
             return
     listed = LISTED_PLAY_LOCATION[actor]
@@ -2876,10 +2878,10 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:557
+            # rulebooks/dojo/dojo.rules:558
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
                 continue
-            # rulebooks/dojo/dojo.rules:559
+            # rulebooks/dojo/dojo.rules:560
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2914,23 +2916,23 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:557
+                # rulebooks/dojo/dojo.rules:558
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
                     break
-                # rulebooks/dojo/dojo.rules:558
+                # rulebooks/dojo/dojo.rules:559
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:559
+                # rulebooks/dojo/dojo.rules:560
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:560
+                # rulebooks/dojo/dojo.rules:561
                 if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
                     break
                 do_play_location(s, actor, v_c)
@@ -2948,7 +2950,7 @@ def apply_play_location(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:556
+# rulebooks/dojo/dojo.rules:557
 def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2959,7 +2961,7 @@ def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def text_primary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -2976,36 +2978,36 @@ LISTED_PRIMARY_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def check_primary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:571
+    # rulebooks/dojo/dojo.rules:572
     if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no primary attack'
-    # rulebooks/dojo/dojo.rules:572
+    # rulebooks/dojo/dojo.rules:573
     if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:573
+    # rulebooks/dojo/dojo.rules:574
     if (s.k_Card_played_turn[v_c] >= s.g_turn):
         return DEF_NAMES[
             s.card_def[v_c]
         ] + ' was played this turn: its primary attack comes the turn after'
-    # rulebooks/dojo/dojo.rules:575
+    # rulebooks/dojo/dojo.rules:576
     if s.k_Card_primary_used[v_c]:
         return DEF_NAMES[s.card_def[v_c]] + ' has made its primary attack this turn'
     return None
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def do_primary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:576
-    s.k_Card_primary_used[v_c] = True
     # rulebooks/dojo/dojo.rules:577
+    s.k_Card_primary_used[v_c] = True
+    # rulebooks/dojo/dojo.rules:578
     proc_begin_attack(s, v_c, C_CARD_PRIMARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:572
+    # rulebooks/dojo/dojo.rules:573
     if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
@@ -3018,7 +3020,7 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dojo/dojo.rules:571
+        # rulebooks/dojo/dojo.rules:572
         if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
             continue
         v_c_arg = s.card_def[v_c]
@@ -3033,10 +3035,10 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if check:
-            # rulebooks/dojo/dojo.rules:573
+            # rulebooks/dojo/dojo.rules:574
             if (s.k_Card_played_turn[v_c] >= s.g_turn):
                 continue
-            # rulebooks/dojo/dojo.rules:575
+            # rulebooks/dojo/dojo.rules:576
             if s.k_Card_primary_used[v_c]:
                 continue
         if plain:
@@ -3060,23 +3062,23 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:571
+                # rulebooks/dojo/dojo.rules:572
                 if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:572
+                # rulebooks/dojo/dojo.rules:573
                 if (s.g_turn <= 3):
                     break
-                # rulebooks/dojo/dojo.rules:573
+                # rulebooks/dojo/dojo.rules:574
                 if (s.k_Card_played_turn[v_c] >= s.g_turn):
                     break
-                # rulebooks/dojo/dojo.rules:575
+                # rulebooks/dojo/dojo.rules:576
                 if s.k_Card_primary_used[v_c]:
                     break
                 do_primary_attack(s, actor, v_c)
@@ -3094,7 +3096,7 @@ def apply_primary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:569
+# rulebooks/dojo/dojo.rules:570
 def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3105,7 +3107,7 @@ def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def text_secondary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3122,40 +3124,40 @@ LISTED_SECONDARY_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def check_secondary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:583
+    # rulebooks/dojo/dojo.rules:584
     if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no secondary attack'
-    # rulebooks/dojo/dojo.rules:584
+    # rulebooks/dojo/dojo.rules:585
     if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:585
+    # rulebooks/dojo/dojo.rules:586
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:586
+    # rulebooks/dojo/dojo.rules:587
     if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s secondary attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:587
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:588
-    s.p_cu[actor] -= C_CARD_SECONDARY_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:589
+    s.p_cu[actor] -= C_CARD_SECONDARY_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:590
     proc_begin_attack(s, v_c, C_CARD_SECONDARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:584
+        # rulebooks/dojo/dojo.rules:585
         if (s.g_turn <= 3):
             return
-        # rulebooks/dojo/dojo.rules:585
+        # rulebooks/dojo/dojo.rules:586
         if (s.p_actions[actor] < 1):
             return
     listed = LISTED_SECONDARY_ATTACK[actor]
@@ -3169,10 +3171,10 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:583
+            # rulebooks/dojo/dojo.rules:584
             if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
                 continue
-            # rulebooks/dojo/dojo.rules:586
+            # rulebooks/dojo/dojo.rules:587
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -3207,23 +3209,23 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:583
+                # rulebooks/dojo/dojo.rules:584
                 if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:584
+                # rulebooks/dojo/dojo.rules:585
                 if (s.g_turn <= 3):
                     break
-                # rulebooks/dojo/dojo.rules:585
+                # rulebooks/dojo/dojo.rules:586
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:586
+                # rulebooks/dojo/dojo.rules:587
                 if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                     break
                 do_secondary_attack(s, actor, v_c)
@@ -3241,7 +3243,7 @@ def apply_secondary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:581
+# rulebooks/dojo/dojo.rules:582
 def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3252,7 +3254,7 @@ def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def text_power_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3269,40 +3271,40 @@ LISTED_POWER_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def check_power_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:594
+    # rulebooks/dojo/dojo.rules:595
     if (C_CARD_POWER[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no POWER attack'
-    # rulebooks/dojo/dojo.rules:595
+    # rulebooks/dojo/dojo.rules:596
     if (s.g_turn <= 3):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:596
+    # rulebooks/dojo/dojo.rules:597
     if (s.p_actions[actor] < 2):
         return 'a POWER attack needs two actions'
-    # rulebooks/dojo/dojo.rules:597
+    # rulebooks/dojo/dojo.rules:598
     if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s POWER attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def do_power_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:598
-    s.p_actions[actor] -= 2
     # rulebooks/dojo/dojo.rules:599
-    s.p_cu[actor] -= C_CARD_POWER_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 2
     # rulebooks/dojo/dojo.rules:600
+    s.p_cu[actor] -= C_CARD_POWER_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:601
     proc_begin_attack(s, v_c, C_CARD_POWER[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:595
+        # rulebooks/dojo/dojo.rules:596
         if (s.g_turn <= 3):
             return
-        # rulebooks/dojo/dojo.rules:596
+        # rulebooks/dojo/dojo.rules:597
         if (s.p_actions[actor] < 2):
             return
     listed = LISTED_POWER_ATTACK[actor]
@@ -3316,10 +3318,10 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:594
+            # rulebooks/dojo/dojo.rules:595
             if (C_CARD_POWER[s.card_def[v_c]] <= 0):
                 continue
-            # rulebooks/dojo/dojo.rules:597
+            # rulebooks/dojo/dojo.rules:598
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -3354,23 +3356,23 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:594
+                # rulebooks/dojo/dojo.rules:595
                 if (C_CARD_POWER[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:595
+                # rulebooks/dojo/dojo.rules:596
                 if (s.g_turn <= 3):
                     break
-                # rulebooks/dojo/dojo.rules:596
+                # rulebooks/dojo/dojo.rules:597
                 if (s.p_actions[actor] < 2):
                     break
-                # rulebooks/dojo/dojo.rules:597
+                # rulebooks/dojo/dojo.rules:598
                 if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                     break
                 do_power_attack(s, actor, v_c)
@@ -3388,7 +3390,7 @@ def apply_power_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:593
+# rulebooks/dojo/dojo.rules:594
 def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3399,7 +3401,7 @@ def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:605
 def text_bank(
     actor: int,
     args: tuple[int, ...],
@@ -3412,33 +3414,33 @@ def text_bank(
 LISTED_BANK: Final = tuple(Listed(K_BANK, actor, (), text_bank) for actor in range(2))
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:605
 def check_bank(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:605
+    # rulebooks/dojo/dojo.rules:606
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:605
 def do_bank(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:606
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:607
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:608
     # gain_cu does nothing unless
     if (3 > 0):
         proc_gain_cu(s, actor, 3)
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:605
 def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:605
+    # rulebooks/dojo/dojo.rules:606
     if check and (s.p_actions[actor] < 1):
         return
     out.append(LISTED_BANK[actor])
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:605
 def apply_bank(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_bank(s, actor)
@@ -3447,7 +3449,7 @@ def apply_bank(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def text_draw_card(
     actor: int,
     args: tuple[int, ...],
@@ -3463,38 +3465,38 @@ LISTED_DRAW_CARD: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def check_draw_card(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:612
+    # rulebooks/dojo/dojo.rules:613
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:613
+    # rulebooks/dojo/dojo.rules:614
     if (not s.zones[Z_DECK + actor]):
         return 'your deck is empty'
     return None
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def do_draw_card(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:614
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:615
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:616
     s.draw(1, Z_DECK + actor, Z_HAND + actor)
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:612
+        # rulebooks/dojo/dojo.rules:613
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:613
+        # rulebooks/dojo/dojo.rules:614
         if (not s.zones[Z_DECK + actor]):
             return
     out.append(LISTED_DRAW_CARD[actor])
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def apply_draw_card(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_draw_card(s, actor)
@@ -3503,7 +3505,7 @@ def apply_draw_card(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:618
+# rulebooks/dojo/dojo.rules:619
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -3516,23 +3518,23 @@ def text_end_turn(
 LISTED_END_TURN: Final = tuple(Listed(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
 
 
-# rulebooks/dojo/dojo.rules:618
+# rulebooks/dojo/dojo.rules:619
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:618
+# rulebooks/dojo/dojo.rules:619
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:619
+    # rulebooks/dojo/dojo.rules:620
     s.p_ended[actor] = True
 
 
-# rulebooks/dojo/dojo.rules:618
+# rulebooks/dojo/dojo.rules:619
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_TURN[actor])
 
 
-# rulebooks/dojo/dojo.rules:618
+# rulebooks/dojo/dojo.rules:619
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_turn(s, actor)
@@ -3541,7 +3543,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:483
+# rulebooks/dojo/dojo.rules:484
 def ply_main(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PLAY_CREATURE:
@@ -3574,7 +3576,7 @@ def ply_main(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/dojo/dojo.rules:484
+        # rulebooks/dojo/dojo.rules:485
         v_who = (
             None
             if (s.p_ended[s.g_turn_player] or (not f_can_act(s, s.g_turn_player)))
@@ -3589,7 +3591,7 @@ def ply_main(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dojo/dojo.rules:483
+# rulebooks/dojo/dojo.rules:484
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_creature(s, actor, out, check)
     legal_play_item(s, actor, out, check)
@@ -3605,17 +3607,17 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_turn(s, actor, out, check)
 
 
-# rulebooks/dojo/dojo.rules:646
+# rulebooks/dojo/dojo.rules:647
 def done_assign(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:647
-    s.g_attacker = None
     # rulebooks/dojo/dojo.rules:648
-    s.g_pending = 0
+    s.g_attacker = None
     # rulebooks/dojo/dojo.rules:649
+    s.g_pending = 0
+    # rulebooks/dojo/dojo.rules:650
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:634
+# rulebooks/dojo/dojo.rules:635
 def actor_assign(s: State) -> int | None:
     return (
         s.g_turn_player
@@ -3627,7 +3629,7 @@ def actor_assign(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -3642,25 +3644,25 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def check_strike(s: State, actor: int, v_t: int, v_n: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:641
+    # rulebooks/dojo/dojo.rules:642
     if (v_n > s.g_pending):
         return 'the attack has not that much damage left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
-    # rulebooks/dojo/dojo.rules:642
-    s.g_pending -= v_n
     # rulebooks/dojo/dojo.rules:643
+    s.g_pending -= v_n
+    # rulebooks/dojo/dojo.rules:644
     # harm does nothing unless
     if ((v_n > 0) and (not ((s.g_turn <= 3) and (s.card_owner[v_t] != actor)))):
         proc_harm(s, v_t, v_n, actor)
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3685,7 +3687,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_t_first[v_t_arg] = v_t
         plain = seen is None and not v_t_names
         if v_n_values is None:
-            # rulebooks/dojo/dojo.rules:641
+            # rulebooks/dojo/dojo.rules:642
             if check:
                 v_n_values = []
                 for v_n in range(1, 20 + 1):
@@ -3723,7 +3725,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_n = a.args[1]
@@ -3731,7 +3733,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     if v_t_arg < 49:
         for v_t in f_strike_targets(s, actor):
             if s.card_def[v_t] == v_t_arg:
-                # rulebooks/dojo/dojo.rules:641
+                # rulebooks/dojo/dojo.rules:642
                 if (v_n > s.g_pending):
                     break
                 do_strike(s, actor, v_t, v_n)
@@ -3750,7 +3752,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:639
+# rulebooks/dojo/dojo.rules:640
 def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3764,7 +3766,7 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:633
+# rulebooks/dojo/dojo.rules:634
 def ply_assign(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_STRIKE:
@@ -3775,7 +3777,7 @@ def ply_assign(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/dojo/dojo.rules:634
+        # rulebooks/dojo/dojo.rules:635
         v_who = (
             s.g_turn_player
             if (

@@ -2268,7 +2268,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -2278,7 +2278,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -2293,13 +2293,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -2308,7 +2308,7 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return (
@@ -2318,7 +2318,7 @@ def f_may_attack(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
 def f_may_draw(s: State, v_p: int) -> bool:
     """Does p draw in the draw phase? Not on the game's first turn; in Victory Royale not before
     the last commander's first turn, the first who draws (decision FIRST_TURN, S101).
@@ -2330,7 +2330,7 @@ def f_may_draw(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
 def f_across(s: State, v_p: int) -> int:
     """The enemy commander across the line from p in All-out war: the armies sit A, C, E against
     B, D, F, and A's battlefield faces B's, C's faces D's, E's faces F's (decision WAR_TURNS).
@@ -2338,7 +2338,7 @@ def f_across(s: State, v_p: int) -> int:
     return (((v_p) + 1) % s.num_players if s.ally(v_p, 0) else s.previous_in(v_p))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -2347,7 +2347,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -2363,7 +2363,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:488
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -2378,7 +2378,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -2394,7 +2394,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -2407,17 +2407,17 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:505
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if T_CARD_505[s.card_def[v_c]]
+        if T_CARD_507[s.card_def[v_c]]
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:510
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -2432,7 +2432,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -2451,13 +2451,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:523
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -2472,13 +2472,13 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [v_i for v_i in f_all_gear(s) if (s.k_Card_held_by[v_i] == v_u)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     return (
@@ -2487,7 +2487,7 @@ def f_atk(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:535
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     return (
@@ -2496,7 +2496,7 @@ def f_hp(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -2546,7 +2546,7 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (
@@ -2572,7 +2572,7 @@ def f_side_of(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:555
 def f_still_in(s: State) -> list[int]:
     """the commanders not out, in seat order (the builtin `standing` is this rulebook's count of
     standing units)
@@ -2580,13 +2580,13 @@ def f_still_in(s: State) -> list[int]:
     return [v_p for v_p in range(s.num_players) if (not s.p_out[v_p])]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def f_seats(s: State) -> int:
     """how many commanders the game began with"""
     return len(range(s.num_players))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     """p's zone of items when the game has seat n (an aggregate reads one collection, so the
     seats are joined one by one)
@@ -2594,7 +2594,7 @@ def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:566
 def f_all_gear(s: State) -> list[int]:
     """every item on the battlefield"""
     return (
@@ -2613,13 +2613,13 @@ def f_all_gear(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
 def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
     """p's trade centre when the game has seat n"""
     return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:575
 def f_all_trade(s: State) -> list[int]:
     """every card for sale in the trade centres (S50)"""
     return (
@@ -2638,19 +2638,19 @@ def f_all_trade(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:582
 def f_pool(s: State, v_p: int) -> int:
     """the army's pool of resources: 10 for each of its commanders (S100); 10 alone"""
     return (10 * (1 + len(s.allies(v_p))))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:585
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -2672,7 +2672,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:598
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -2684,7 +2684,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:602
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -2705,7 +2705,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -2714,7 +2714,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:639
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -2730,7 +2730,7 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def f_army_has_cards(s: State, v_p: int) -> bool:
     """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
     A and B captain the two armies.
@@ -2738,81 +2738,81 @@ def f_army_has_cards(s: State, v_p: int) -> bool:
     return (f_has_cards(s, v_p) or any(f_has_cards(s, v_q) for v_q in s.allies(v_p)))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:629
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:634
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
     s.p_resources[v_p] = min((10 * (1 + len(s.allies(v_p)))), (s.p_resources[v_p] + v_n))
     s.share(s.p_resources, v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
         s.p_health[v_side] -= (v_n - v_left)
         s.share(s.p_health, v_side)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:658
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
-    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
-    s.g_strike_power = v_power
+    s.g_strike_from = v_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
-    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
+    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
-    s.g_strike_shield = False
+    s.g_strike_power = v_power
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
-    v_q = s.p_facing[v_p]
+    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
+    v_q = s.p_facing[v_p]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2823,140 +2823,140 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:677
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:685
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
     s.share(s.p_resources, v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
     s.move_uncapped(v_o, Z_ORDERS + s.card_owner[v_o])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:692
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
-    proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
-    s.k_Card_played_by[v_o] = v_p
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
-    s.k_Card_chosen[v_o] = v_t
+    proc_spend_order(s, v_p, v_o)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
     if f_can_react(s, s.p_facing[s.g_current]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:723
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == s.g_current):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] != s.g_current) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     v_lead = (s.p_facing[s.g_current] if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
-    v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
-    v_foe = s.g_strike_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+    v_at = s.g_strike_from
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+    v_foe = s.g_strike_at
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2964,13 +2964,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
-        v_q = s.p_facing[s.g_current]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
-        v_back_zone = f_reinforcer(s, v_q, v_foe)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
-        v_before = f_standing(s, v_q)
+        v_q = s.p_facing[s.g_current]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+        v_back_zone = f_reinforcer(s, v_q, v_foe)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+        v_before = f_standing(s, v_q)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
         v_power = max(
             0,
             (
@@ -2978,247 +2978,247 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
                     v_r_zone = s.zones[Z_FIELD + v_q * 15 + v_back_zone]
                     if v_r_zone:
                         v_r = v_r_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
-                        s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
-                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
-                        s.k_Card_damage[v_r] += v_power
+                        s.k_Card_defended[v_r] = True
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+                        s.k_Card_damage[v_r] += v_power
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                     v_u_zone = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
                     if v_u_zone:
                         v_u = v_u_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                         v_back = (
                             f_atk(s, v_v)
                             if (f_in_reach(s, C_CARD_RANGE[s.card_def[v_v]], v_foe, v_at))
                             else 0
                         )
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
                     v_w_zone = s.zones[Z_FIELD + v_q * 15 + v_c]
                     if v_w_zone:
                         v_w = v_w_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
                     v_w_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]
                     if v_w_zone_2:
                         v_w_2 = v_w_zone_2[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
         v_u_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         if v_u_zone_2:
             v_u_2 = v_u_zone_2[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
-    s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
-    s.g_strike_at = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
-    s.g_strike_power = 0
+    s.g_strike_from = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
-    s.g_strike_lead = 0
+    s.g_strike_at = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+    s.g_strike_power = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
-    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
-    s.k_Card_moved[v_u] = False
+    s.k_Card_damage[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
-    s.k_Card_defended[v_u] = False
+    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
-    s.k_Card_kills[v_u] = 0
+    s.k_Card_moved[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
-    s.k_Card_plain[v_u] = False
+    s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
-    s.k_Card_boost[v_u] = 0
+    s.k_Card_kills[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:809
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:811
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
     v_u_zone = s.zones[Z_FIELD + v_p * 15 + v_c]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
             s.move_uncapped(v_i, Z_LEAVING + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
         s.move_uncapped(v_u, Z_RETREAT2 + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
         s.move_uncapped(v_w, Z_DISCARD + s.card_owner[v_w])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:859
 def proc_army_checks(s: State) -> None:
     """One on one and All-out war, where A and B captain the two armies (S1, S2, S3)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
         s.p_health[0] += 20
         s.share(s.p_health, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
         s.p_health[1] += 20
         s.share(s.p_health, 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
         s.lose(1)
     elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.end_draw()
     elif (not f_army_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         s.lose(0)
     elif (not f_army_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:880
 def proc_royale_checks(s: State) -> None:
     """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
     BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
     turn order (decision ROYALE_OUT); the last one standing wins.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
     v_all = True
     for v_p in f_still_in(s):
         if (s.p_health[v_p] > 0):
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
         for v_p_2 in f_still_in(s):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
             s.p_health[v_p_2] += 20
             s.share(s.p_health, v_p_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     v_all_2 = True
     for v_p_3 in f_still_in(s):
         if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
             v_all_2 = False
             break
     if v_all_2:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
         s.end_draw()
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
         for v_p_4 in f_still_in(s):
             if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
                 s.p_out[v_p_4] = True
                 s.mark_out(v_p_4)
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
         if (s.p_out[s.g_current] or s.p_out[s.p_facing[s.g_current]]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
-            s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
-            s.g_strike_at = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
-            s.g_strike_power = 0
+            s.g_strike_from = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
-            s.g_strike_lead = 0
+            s.g_strike_at = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
-            s.g_replying = False
+            s.g_strike_power = 0
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            s.g_strike_lead = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+            s.g_replying = False
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:909
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3227,26 +3227,26 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.end_draw()
 
 
@@ -3562,20 +3562,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 325
+    v_main = len(cards)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
-    if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 326
+    v_spare = len(side)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards, not ' + str(v_main), 327
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
+    if (len(side) > 15):
+        return 'a side deck has 0 to 15 cards, not ' + str(v_spare), 328
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:329
     for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
         if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 328
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
-    if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 331
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 330
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+    if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards, main and side deck together', 333
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:335
     if (
         sum(
             1
@@ -3583,95 +3587,95 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 333
+        return 'at most 7 units costing 7 or more, main and side deck together', 335
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
-                    proc_leave_field(s, v_u)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+                    proc_leave_field(s, v_u)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
                     s.move_uncapped(v_u, Z_DISCARD + s.card_owner[v_u])
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:854
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
         proc_royale_checks(s)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:923
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     for v_p_2 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
         s.p_resources[v_p_2] = (10 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
         s.p_facing[v_p_2] = (
             (((v_p_2) + 1) % s.num_players if s.ally(v_p_2, 0) else s.previous_in(v_p_2))
             if (s.o_mode == MODE_WAR)
             else s.next_in(v_p_2)
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
-    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
-    s.g_current = s.g_starter
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
-    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
-        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3679,7 +3683,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3696,18 +3700,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     s.move_uncapped(v_c, Z_ASIDE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3751,7 +3755,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3773,7 +3777,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3784,7 +3788,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3800,35 +3804,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
-        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
-        s.rng.shuffle(s.zones[Z_DECK + actor])
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
-        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
+        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3837,67 +3841,67 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:975
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
         s.p_resources[s.g_current] = (10 * (1 + len(s.allies(s.g_current))))
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
     for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
             v_u_zone = s.zones[Z_FIELD + v_p_3 * 15 + v_c]
             if v_u_zone:
                 v_u = v_u_zone[0]
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
-                s.k_Card_moved[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
-                s.k_Card_defended[v_u] = False
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
+                s.k_Card_moved[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
-    if ((s.g_turn >= (len(range(s.num_players)))) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    if ((s.g_turn >= (len(range(s.num_players)))) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += sum(map(len, s.zones[Z_FIELD + v_p_5 * 15:Z_FIELD + v_p_5 * 15 + 15]))
@@ -3905,44 +3909,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3957,37 +3961,37 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
-    if not T_CARD_1018[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    if not T_CARD_1020[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
-    s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4001,13 +4005,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4022,7 +4026,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4060,7 +4064,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4068,13 +4072,13 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
-                if not T_CARD_1018[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                if not T_CARD_1020[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4093,7 +4097,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4107,7 +4111,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4123,15 +4127,15 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
-    if not T_CARD_1018[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    if not T_CARD_1020[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4139,26 +4143,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4171,13 +4175,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4193,7 +4197,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4235,7 +4239,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4244,13 +4248,13 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
-                if not T_CARD_1018[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                if not T_CARD_1020[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4273,7 +4277,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4288,7 +4292,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4305,38 +4309,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4348,7 +4352,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4363,15 +4367,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4380,22 +4384,22 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     s.move_uncapped(v_i, Z_GEAR + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4409,10 +4413,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4427,7 +4431,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4468,7 +4472,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4476,13 +4480,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4504,7 +4508,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4515,7 +4519,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4532,18 +4536,18 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
-    if not T_CARD_1060[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    if not T_CARD_1062[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4551,19 +4555,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
-    proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
-    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4576,19 +4580,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4617,23 +4621,23 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
-                if not T_CARD_1060[s.card_def[v_o]]:
-                    break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if not T_CARD_1062[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4651,7 +4655,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4662,7 +4666,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4677,15 +4681,15 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
-    if not T_CARD_1060[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    if not T_CARD_1062[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4693,19 +4697,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
-    proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
-    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4718,16 +4722,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4787,7 +4791,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4807,7 +4811,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4819,7 +4823,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4840,68 +4844,68 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
-        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
-    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
         s.move_uncapped(v_w, Z_UNDER + actor * 15 + v_to)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(row[v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4914,7 +4918,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4931,18 +4935,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4953,33 +4957,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -4990,7 +4994,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5000,7 +5004,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -5021,9 +5025,9 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5032,22 +5036,22 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5056,21 +5060,21 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5082,25 +5086,25 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5109,7 +5113,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5122,7 +5126,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5145,9 +5149,9 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5156,19 +5160,19 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5177,29 +5181,29 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
         v_u_zone = s.zones[Z_FIELD + actor * 15 + v_c_2]
         if v_u_zone:
             v_u = v_u_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5211,22 +5215,22 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
             if (not f_supporters(s, actor, v_at)):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5235,7 +5239,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5248,7 +5252,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5263,9 +5267,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     if not any(
         (
             (
@@ -5294,43 +5298,43 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
-        proc_leave_field(s, v_u)
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
         s.move_uncapped(v_u, Z_UNDER + actor * 15 + v_at)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
-    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
-    s.k_Card_plain[v_b] = False
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5354,7 +5358,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
             if check and not any(
                 (
                     (
@@ -5407,7 +5411,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5415,7 +5419,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
                 if not any(
                     (
                         (
@@ -5455,7 +5459,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5467,7 +5471,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5488,9 +5492,9 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5499,13 +5503,13 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5514,25 +5518,25 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
         v_v_zone = s.zones[Z_FIELD + actor * 15 + v_ally]
         if v_v_zone:
             v_v = v_v_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5543,16 +5547,16 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
         if check and not f_fresh(s, actor, v_at):
             continue
         row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
                 if not all(
                     (
                         (
@@ -5566,7 +5570,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(row[v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5579,7 +5583,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5596,9 +5600,9 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5607,40 +5611,40 @@ def check_strike(s: State, actor: int, v_at: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5652,25 +5656,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5680,7 +5684,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5697,22 +5701,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
-    s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
-    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
+    s.k_Card_deposited[v_c] = s.g_turn
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
+    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5750,7 +5754,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5772,7 +5776,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5783,7 +5787,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5800,23 +5804,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1204
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5828,7 +5832,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5857,14 +5861,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5882,7 +5886,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5893,7 +5897,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5910,24 +5914,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1213
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5940,7 +5944,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -5983,7 +5987,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -5991,7 +5995,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -6013,7 +6017,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6025,7 +6029,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -6037,29 +6041,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
     s.move_uncapped(v_c, Z_HAND + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6071,7 +6075,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -6085,7 +6089,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -6101,7 +6105,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6117,7 +6121,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6128,7 +6132,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6144,23 +6148,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6169,7 +6173,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6191,18 +6195,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6218,9 +6222,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6229,15 +6233,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6246,7 +6250,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6255,7 +6259,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6272,18 +6276,18 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6291,13 +6295,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6310,19 +6314,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6351,23 +6355,23 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
-                if not T_CARD_1259[s.card_def[v_o]]:
-                    break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if not T_CARD_1261[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6385,7 +6389,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6396,7 +6400,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6411,15 +6415,15 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6427,13 +6431,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6446,16 +6450,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6515,7 +6519,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6535,7 +6539,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6547,7 +6551,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6567,45 +6571,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6615,7 +6619,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6628,23 +6632,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Listed(K_LET_LAND, actor, (), text_let_land) for actor in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6653,7 +6657,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6662,18 +6666,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6690,18 +6694,18 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6709,13 +6713,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6728,19 +6732,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6769,23 +6773,23 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
-                if not T_CARD_1259[s.card_def[v_o]]:
-                    break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if not T_CARD_1261[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6803,7 +6807,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6814,7 +6818,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6829,15 +6833,15 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6845,13 +6849,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6864,16 +6868,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6933,7 +6937,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6953,7 +6957,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6965,7 +6969,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -6981,23 +6985,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -7006,25 +7010,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7041,18 +7045,18 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7060,13 +7064,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7079,19 +7083,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7120,23 +7124,23 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
-                if not T_CARD_1259[s.card_def[v_o]]:
-                    break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
-                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
-                    break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                if not T_CARD_1261[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7154,7 +7158,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7165,7 +7169,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7180,15 +7184,15 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
-    if not T_CARD_1259[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+    if not T_CARD_1261[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7196,13 +7200,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1343
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7215,16 +7219,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7284,7 +7288,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7304,7 +7308,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7316,7 +7320,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7332,29 +7336,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
-    s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
-    for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
-        proc_resolve_order(s, v_o)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
+    s.g_replying = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+        proc_resolve_order(s, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7363,25 +7367,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1372
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1358
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7389,7 +7393,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7406,24 +7410,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1364
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
     s.move_uncapped(v_i, Z_RETREAT2 + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7435,7 +7439,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7470,14 +7474,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7495,7 +7499,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7506,7 +7510,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7522,25 +7526,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
         s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7549,7 +7553,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -8214,19 +8218,19 @@ N_CELL_BEHIND: Final = (
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_505: Final[tuple[bool, ...]] = tuple(
+T_CARD_507: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
     for d in range(55)
 )
-T_CARD_1018: Final[tuple[bool, ...]] = tuple(
+T_CARD_1020: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
     for d in range(55)
 )
-T_CARD_1060: Final[tuple[bool, ...]] = tuple(
+T_CARD_1062: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
     for d in range(55)
 )
-T_CARD_1259: Final[tuple[bool, ...]] = tuple(
+T_CARD_1261: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
     for d in range(55)
 )

@@ -2430,7 +2430,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:417
+# rulebooks/rulers_gambit/rulers_gambit.rules:419
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2440,7 +2440,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:419
+# rulebooks/rulers_gambit/rulers_gambit.rules:421
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2450,7 +2450,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:422
+# rulebooks/rulers_gambit/rulers_gambit.rules:424
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2460,7 +2460,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:427
+# rulebooks/rulers_gambit/rulers_gambit.rules:429
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2470,13 +2470,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:431
+# rulebooks/rulers_gambit/rulers_gambit.rules:433
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:434
+# rulebooks/rulers_gambit/rulers_gambit.rules:436
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2485,7 +2485,7 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:440
+# rulebooks/rulers_gambit/rulers_gambit.rules:442
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
     keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
@@ -2521,7 +2521,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:447
+# rulebooks/rulers_gambit/rulers_gambit.rules:449
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2539,13 +2539,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:453
+# rulebooks/rulers_gambit/rulers_gambit.rules:455
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:456
+# rulebooks/rulers_gambit/rulers_gambit.rules:458
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2570,7 +2570,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:462
+# rulebooks/rulers_gambit/rulers_gambit.rules:464
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2593,7 +2593,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:468
+# rulebooks/rulers_gambit/rulers_gambit.rules:470
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2616,13 +2616,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:474
+# rulebooks/rulers_gambit/rulers_gambit.rules:476
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:477
+# rulebooks/rulers_gambit/rulers_gambit.rules:479
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
@@ -2631,7 +2631,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:481
+# rulebooks/rulers_gambit/rulers_gambit.rules:483
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2665,19 +2665,19 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:493
+# rulebooks/rulers_gambit/rulers_gambit.rules:495
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if T_CARD_494[s.card_def[v_c]]
+        if T_CARD_496[s.card_def[v_c]]
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:500
+# rulebooks/rulers_gambit/rulers_gambit.rules:502
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (
@@ -2687,7 +2687,7 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:507
+# rulebooks/rulers_gambit/rulers_gambit.rules:509
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? A standing unit that has made no attack yet may; one that has
     attacked may again while it has made fewer attacks than it may make (decisions
@@ -2713,13 +2713,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:513
+# rulebooks/rulers_gambit/rulers_gambit.rules:515
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:518
+# rulebooks/rulers_gambit/rulers_gambit.rules:520
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2733,7 +2733,7 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:523
+# rulebooks/rulers_gambit/rulers_gambit.rules:525
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [
@@ -2749,7 +2749,7 @@ def f_attack_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:528
+# rulebooks/rulers_gambit/rulers_gambit.rules:530
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2767,7 +2767,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:533
+# rulebooks/rulers_gambit/rulers_gambit.rules:535
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2777,7 +2777,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:538
+# rulebooks/rulers_gambit/rulers_gambit.rules:540
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2790,7 +2790,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:544
+# rulebooks/rulers_gambit/rulers_gambit.rules:546
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2799,7 +2799,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:549
+# rulebooks/rulers_gambit/rulers_gambit.rules:551
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2810,7 +2810,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:815
+# rulebooks/rulers_gambit/rulers_gambit.rules:817
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2819,120 +2819,120 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:899
+# rulebooks/rulers_gambit/rulers_gambit.rules:901
 def f_heuristic(s: State, v_p: int) -> int:
     """Who leads in a game not over, for search agents (decision HEURISTIC)."""
     return s.p_lp[v_p]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:555
+# rulebooks/rulers_gambit/rulers_gambit.rules:557
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:556
+    # rulebooks/rulers_gambit/rulers_gambit.rules:558
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:556
+        # rulebooks/rulers_gambit/rulers_gambit.rules:558
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:560
+# rulebooks/rulers_gambit/rulers_gambit.rules:562
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:561
+    # rulebooks/rulers_gambit/rulers_gambit.rules:563
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:561
+        # rulebooks/rulers_gambit/rulers_gambit.rules:563
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:567
+# rulebooks/rulers_gambit/rulers_gambit.rules:569
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:568
+    # rulebooks/rulers_gambit/rulers_gambit.rules:570
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:569
+        # rulebooks/rulers_gambit/rulers_gambit.rules:571
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:569
+            # rulebooks/rulers_gambit/rulers_gambit.rules:571
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:569
+            # rulebooks/rulers_gambit/rulers_gambit.rules:571
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:575
+# rulebooks/rulers_gambit/rulers_gambit.rules:577
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:576
+    # rulebooks/rulers_gambit/rulers_gambit.rules:578
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:580
+# rulebooks/rulers_gambit/rulers_gambit.rules:582
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:581
+    # rulebooks/rulers_gambit/rulers_gambit.rules:583
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:585
+# rulebooks/rulers_gambit/rulers_gambit.rules:587
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:586
+    # rulebooks/rulers_gambit/rulers_gambit.rules:588
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:586
+        # rulebooks/rulers_gambit/rulers_gambit.rules:588
         s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:590
+# rulebooks/rulers_gambit/rulers_gambit.rules:592
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:591
+    # rulebooks/rulers_gambit/rulers_gambit.rules:593
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:591
+        # rulebooks/rulers_gambit/rulers_gambit.rules:593
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:595
+# rulebooks/rulers_gambit/rulers_gambit.rules:597
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:596
+    # rulebooks/rulers_gambit/rulers_gambit.rules:598
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:600
+# rulebooks/rulers_gambit/rulers_gambit.rules:602
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:601
+    # rulebooks/rulers_gambit/rulers_gambit.rules:603
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:605
+# rulebooks/rulers_gambit/rulers_gambit.rules:607
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:606
-    s.k_Card_bonus_attack[v_c] += v_a
-    # rulebooks/rulers_gambit/rulers_gambit.rules:607
-    s.k_Card_bonus_defence[v_c] += v_d
     # rulebooks/rulers_gambit/rulers_gambit.rules:608
+    s.k_Card_bonus_attack[v_c] += v_a
+    # rulebooks/rulers_gambit/rulers_gambit.rules:609
+    s.k_Card_bonus_defence[v_c] += v_d
+    # rulebooks/rulers_gambit/rulers_gambit.rules:610
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:612
+# rulebooks/rulers_gambit/rulers_gambit.rules:614
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:613
+    # rulebooks/rulers_gambit/rulers_gambit.rules:615
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:613
+        # rulebooks/rulers_gambit/rulers_gambit.rules:615
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:619
+# rulebooks/rulers_gambit/rulers_gambit.rules:621
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:620
+    # rulebooks/rulers_gambit/rulers_gambit.rules:622
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:620
+        # rulebooks/rulers_gambit/rulers_gambit.rules:622
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2943,21 +2943,21 @@ def proc_injure(s: State, v_c: int) -> None:
         (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
         or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:622
+        # rulebooks/rulers_gambit/rulers_gambit.rules:624
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:623
+        # rulebooks/rulers_gambit/rulers_gambit.rules:625
         s.move_uncapped(v_c, Z_RECOVERY + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:631
+# rulebooks/rulers_gambit/rulers_gambit.rules:633
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:632
+    # rulebooks/rulers_gambit/rulers_gambit.rules:634
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:632
+        # rulebooks/rulers_gambit/rulers_gambit.rules:634
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2977,22 +2977,22 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:634
-        proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:635
-        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:636
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:637
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:638
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:643
+# rulebooks/rulers_gambit/rulers_gambit.rules:645
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:644
+    # rulebooks/rulers_gambit/rulers_gambit.rules:646
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:644
+        # rulebooks/rulers_gambit/rulers_gambit.rules:646
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -3015,18 +3015,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:647
+        # rulebooks/rulers_gambit/rulers_gambit.rules:649
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:648
+        # rulebooks/rulers_gambit/rulers_gambit.rules:650
         s.move_uncapped(v_c, Z_DIMENSION + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:653
+# rulebooks/rulers_gambit/rulers_gambit.rules:655
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:654
+    # rulebooks/rulers_gambit/rulers_gambit.rules:656
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:654
+        # rulebooks/rulers_gambit/rulers_gambit.rules:656
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -3046,18 +3046,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:656
+        # rulebooks/rulers_gambit/rulers_gambit.rules:658
         proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:657
+        # rulebooks/rulers_gambit/rulers_gambit.rules:659
         s.move_uncapped(v_c, Z_HAND + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:663
+# rulebooks/rulers_gambit/rulers_gambit.rules:665
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:664
+    # rulebooks/rulers_gambit/rulers_gambit.rules:666
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -3065,269 +3065,269 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:665
+        # rulebooks/rulers_gambit/rulers_gambit.rules:667
         if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:665
+            # rulebooks/rulers_gambit/rulers_gambit.rules:667
             proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:666
+        # rulebooks/rulers_gambit/rulers_gambit.rules:668
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:671
+# rulebooks/rulers_gambit/rulers_gambit.rules:673
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:672
+    # rulebooks/rulers_gambit/rulers_gambit.rules:674
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:672
+        # rulebooks/rulers_gambit/rulers_gambit.rules:674
         s.move_uncapped(v_c, Z_STOCK + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:678
+# rulebooks/rulers_gambit/rulers_gambit.rules:680
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:679
+    # rulebooks/rulers_gambit/rulers_gambit.rules:681
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:680
+        # rulebooks/rulers_gambit/rulers_gambit.rules:682
         s.k_Card_equipped_to[v_e] = None
-        # rulebooks/rulers_gambit/rulers_gambit.rules:681
+        # rulebooks/rulers_gambit/rulers_gambit.rules:683
         s.move_uncapped(v_e, Z_GRAVEYARD + s.card_owner[v_e])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:683
-    s.k_Card_rested[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:684
-    s.k_Card_attacks_made[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:685
-    s.k_Card_ability_used[v_c] = False
+    s.k_Card_rested[v_c] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:686
+    s.k_Card_attacks_made[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:687
-    s.k_Card_set_turn[v_c] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:688
-    s.k_Card_equipped_to[v_c] = None
+    s.k_Card_ability_used[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:689
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:690
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_equipped_to[v_c] = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:691
-    s.k_Card_bonus_critical[v_c] = 0
+    s.k_Card_bonus_attack[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:692
+    s.k_Card_bonus_defence[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:693
+    s.k_Card_bonus_critical[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:694
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:699
+# rulebooks/rulers_gambit/rulers_gambit.rules:701
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:700
+    # rulebooks/rulers_gambit/rulers_gambit.rules:702
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:701
-        proc_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:702
-        s.k_Card_awakened[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:703
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:704
+        s.k_Card_awakened[v_c] = False
+        # rulebooks/rulers_gambit/rulers_gambit.rules:705
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:709
+# rulebooks/rulers_gambit/rulers_gambit.rules:711
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:710
-    proc_leave_field(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:711
-    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:712
-    raise_destroyed(s, v_c)
+    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:713
+    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:714
+    raise_destroyed(s, v_c)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:715
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:719
+# rulebooks/rulers_gambit/rulers_gambit.rules:721
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:720
+    # rulebooks/rulers_gambit/rulers_gambit.rules:722
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:720
+        # rulebooks/rulers_gambit/rulers_gambit.rules:722
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:720
+        # rulebooks/rulers_gambit/rulers_gambit.rules:722
         proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:721
+    # rulebooks/rulers_gambit/rulers_gambit.rules:723
     if f_has(s, v_u, KEYWORD_TRAMPLE):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:721
+        # rulebooks/rulers_gambit/rulers_gambit.rules:723
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:726
+# rulebooks/rulers_gambit/rulers_gambit.rules:728
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:727
-    v_a = f_attack_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:728
-    v_crit = f_critical_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:729
+    v_a = f_attack_of(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:730
+    v_crit = f_critical_of(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:731
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:730
+        # rulebooks/rulers_gambit/rulers_gambit.rules:732
         v_d = f_defence_of(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:731
+        # rulebooks/rulers_gambit/rulers_gambit.rules:733
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:732
+        # rulebooks/rulers_gambit/rulers_gambit.rules:734
         if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:732
+            # rulebooks/rulers_gambit/rulers_gambit.rules:734
             proc_injure(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:733
+        # rulebooks/rulers_gambit/rulers_gambit.rules:735
         if ((v_d >= v_a) or v_countered):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:733
+            # rulebooks/rulers_gambit/rulers_gambit.rules:735
             proc_injure(s, v_u)
     elif (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:735
+        # rulebooks/rulers_gambit/rulers_gambit.rules:737
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:736
+            # rulebooks/rulers_gambit/rulers_gambit.rules:738
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:738
-            v_d_2 = f_defence_of(s, v_t)
             # rulebooks/rulers_gambit/rulers_gambit.rules:740
+            v_d_2 = f_defence_of(s, v_t)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:742
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:741
+            # rulebooks/rulers_gambit/rulers_gambit.rules:743
             if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:741
+                # rulebooks/rulers_gambit/rulers_gambit.rules:743
                 proc_battle_kill(s, v_u, v_t, v_crit)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:742
+            # rulebooks/rulers_gambit/rulers_gambit.rules:744
             if ((v_d_2 >= v_a) or v_countered_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:742
+                # rulebooks/rulers_gambit/rulers_gambit.rules:744
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:749
+# rulebooks/rulers_gambit/rulers_gambit.rules:751
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:750
-    v_u = s.g_attacker
-    # rulebooks/rulers_gambit/rulers_gambit.rules:751
-    v_t = s.g_defender
     # rulebooks/rulers_gambit/rulers_gambit.rules:752
-    s.g_attacker = None
+    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:753
-    s.g_defender = None
+    v_t = s.g_defender
     # rulebooks/rulers_gambit/rulers_gambit.rules:754
+    s.g_attacker = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:755
+    s.g_defender = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:756
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:755
+        # rulebooks/rulers_gambit/rulers_gambit.rules:757
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:756
+            # rulebooks/rulers_gambit/rulers_gambit.rules:758
             if (
                 (v_t in s.zones[Z_UNITS + s.card_owner[v_t]])
                 or (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]])
             ):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:756
+                # rulebooks/rulers_gambit/rulers_gambit.rules:758
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:758
+            # rulebooks/rulers_gambit/rulers_gambit.rules:760
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:766
+# rulebooks/rulers_gambit/rulers_gambit.rules:768
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:767
-    s.k_Card_rested[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:768
-    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:769
-    s.g_attacker = v_u
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:770
-    s.g_defender = v_t
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:771
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    s.g_attacker = v_u
     # rulebooks/rulers_gambit/rulers_gambit.rules:772
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:772
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    s.g_defender = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:773
-    s.g_opener = s.card_owner[v_u]
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:774
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:774
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:775
+    s.g_opener = s.card_owner[v_u]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:776
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:780
+# rulebooks/rulers_gambit/rulers_gambit.rules:782
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:781
-    s.k_Card_chosen[v_c] = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:782
-    s.g_chain = [*[v_c], *s.g_chain]
     # rulebooks/rulers_gambit/rulers_gambit.rules:783
-    s.g_opener = s.card_owner[v_c]
+    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:784
+    s.g_chain = [*[v_c], *s.g_chain]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:785
+    s.g_opener = s.card_owner[v_c]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:786
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:790
+# rulebooks/rulers_gambit/rulers_gambit.rules:792
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:791
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:792
-    if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:792
-        s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:793
-    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:794
+    if (v_p == s.g_turn_player):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:794
+        s.p_spells_cast[v_p] += 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:795
+    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:796
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:799
+# rulebooks/rulers_gambit/rulers_gambit.rules:801
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:800
-    s.card_up[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:801
-    s.k_Card_rested[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:802
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:803
+    s.k_Card_rested[v_s] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:804
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:805
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:808
+# rulebooks/rulers_gambit/rulers_gambit.rules:810
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:809
-    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:810
-    s.k_Card_ability_used[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:811
+    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:812
+    s.k_Card_ability_used[v_u] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:813
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:820
+# rulebooks/rulers_gambit/rulers_gambit.rules:822
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:821
+    # rulebooks/rulers_gambit/rulers_gambit.rules:823
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:822
-    if T_CARD_494[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:823
+    # rulebooks/rulers_gambit/rulers_gambit.rules:824
+    if T_CARD_496[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:825
         v_t = s.k_Card_chosen[v_c]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:824
+        # rulebooks/rulers_gambit/rulers_gambit.rules:826
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3335,71 +3335,71 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:825
+            # rulebooks/rulers_gambit/rulers_gambit.rules:827
             s.k_Card_equipped_to[v_c] = v_t
-            # rulebooks/rulers_gambit/rulers_gambit.rules:826
+            # rulebooks/rulers_gambit/rulers_gambit.rules:828
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:828
+            # rulebooks/rulers_gambit/rulers_gambit.rules:830
             s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:831
+        # rulebooks/rulers_gambit/rulers_gambit.rules:833
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:831
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:832
-        if (T_CARD_832[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
             # rulebooks/rulers_gambit/rulers_gambit.rules:833
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:834
+        if (T_CARD_834[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:835
             s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:836
+    # rulebooks/rulers_gambit/rulers_gambit.rules:838
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:841
+# rulebooks/rulers_gambit/rulers_gambit.rules:843
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:842
+    # rulebooks/rulers_gambit/rulers_gambit.rules:844
     if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:842
+        # rulebooks/rulers_gambit/rulers_gambit.rules:844
         proc_fight(s)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:843
+    # rulebooks/rulers_gambit/rulers_gambit.rules:845
     if s.g_in_battle:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:843
+        # rulebooks/rulers_gambit/rulers_gambit.rules:845
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:843
+        # rulebooks/rulers_gambit/rulers_gambit.rules:845
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:874
+# rulebooks/rulers_gambit/rulers_gambit.rules:876
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:875
+    # rulebooks/rulers_gambit/rulers_gambit.rules:877
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:876
+        # rulebooks/rulers_gambit/rulers_gambit.rules:878
         v_c = rt.first(s.g_card_texts)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:877
+        # rulebooks/rulers_gambit/rulers_gambit.rules:879
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:878
+            # rulebooks/rulers_gambit/rulers_gambit.rules:880
             s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
-            # rulebooks/rulers_gambit/rulers_gambit.rules:879
+            # rulebooks/rulers_gambit/rulers_gambit.rules:881
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:880
+                # rulebooks/rulers_gambit/rulers_gambit.rules:882
                 s.k_Card_destroyed_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:881
+                # rulebooks/rulers_gambit/rulers_gambit.rules:883
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:883
+            # rulebooks/rulers_gambit/rulers_gambit.rules:885
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:884
+                # rulebooks/rulers_gambit/rulers_gambit.rules:886
                 s.k_Card_dies_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:885
+                # rulebooks/rulers_gambit/rulers_gambit.rules:887
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
@@ -4547,37 +4547,41 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:321
-    if (len(cards) != 40):
-        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 321
+    v_total = len(cards)
     # rulebooks/rulers_gambit/rulers_gambit.rules:322
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
-        return 'a deck has exactly one Kingdom-Ruler card', 322
+    if (v_total != 40):
+        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39, not ' + str(
+            v_total
+        ), 322
     # rulebooks/rulers_gambit/rulers_gambit.rules:324
+    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
+        return 'a deck has exactly one Kingdom-Ruler card', 324
+    # rulebooks/rulers_gambit/rulers_gambit.rules:326
     for v_c in cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:325
+        # rulebooks/rulers_gambit/rulers_gambit.rules:327
         if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most 2 copies of ' + DEF_NAMES[v_c], 325
-    # rulebooks/rulers_gambit/rulers_gambit.rules:327
+            return 'at most 2 copies of ' + DEF_NAMES[v_c], 327
+    # rulebooks/rulers_gambit/rulers_gambit.rules:329
     for v_k in cards:
         if (C_CARD_KIND[v_k] != KIND_KINGDOM):
             continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:328
+        # rulebooks/rulers_gambit/rulers_gambit.rules:330
         for v_c_2 in cards:
             if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:329
+            # rulebooks/rulers_gambit/rulers_gambit.rules:331
             if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
                 return DEF_NAMES[
                     v_c_2
-                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 329
+                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 331
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:850
+# rulebooks/rulers_gambit/rulers_gambit.rules:852
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:856
-    if T_CARD_856[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:857
+    # rulebooks/rulers_gambit/rulers_gambit.rules:858
+    if T_CARD_858[s.card_def[v_c]]:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:859
         proc_damage(
             s,
             s.card_owner[v_c],
@@ -4587,93 +4591,93 @@ def raise_destroyed(s: State, v_c: int) -> None:
                 else C_CARD_CRITICAL[s.card_def[v_c]]
             ),
         )
-    # rulebooks/rulers_gambit/rulers_gambit.rules:862
-    # rulebooks/rulers_gambit/rulers_gambit.rules:863
-    s.k_Card_destroyed_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:864
+    # rulebooks/rulers_gambit/rulers_gambit.rules:865
+    s.k_Card_destroyed_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:866
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:864
+        # rulebooks/rulers_gambit/rulers_gambit.rules:866
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:853
+# rulebooks/rulers_gambit/rulers_gambit.rules:855
 def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:867
-    # rulebooks/rulers_gambit/rulers_gambit.rules:868
-    s.k_Card_dies_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:869
+    # rulebooks/rulers_gambit/rulers_gambit.rules:870
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:871
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:869
+        # rulebooks/rulers_gambit/rulers_gambit.rules:871
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:892
+# rulebooks/rulers_gambit/rulers_gambit.rules:894
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:893
+    # rulebooks/rulers_gambit/rulers_gambit.rules:895
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:904
+# rulebooks/rulers_gambit/rulers_gambit.rules:906
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:905
+    # rulebooks/rulers_gambit/rulers_gambit.rules:907
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:905
+        # rulebooks/rulers_gambit/rulers_gambit.rules:907
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:906
+        # rulebooks/rulers_gambit/rulers_gambit.rules:908
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:907
+        # rulebooks/rulers_gambit/rulers_gambit.rules:909
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:913
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:915
+    # rulebooks/rulers_gambit/rulers_gambit.rules:917
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:916
+    # rulebooks/rulers_gambit/rulers_gambit.rules:918
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:917
+        # rulebooks/rulers_gambit/rulers_gambit.rules:919
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:917
+            # rulebooks/rulers_gambit/rulers_gambit.rules:919
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:918
+        # rulebooks/rulers_gambit/rulers_gambit.rules:920
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:919
+        # rulebooks/rulers_gambit/rulers_gambit.rules:921
         if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:920
+            # rulebooks/rulers_gambit/rulers_gambit.rules:922
             s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:921
+            # rulebooks/rulers_gambit/rulers_gambit.rules:923
             s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:923
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:924
-        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:925
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:926
+        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:927
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:927
+    # rulebooks/rulers_gambit/rulers_gambit.rules:929
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:943
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:945
-    s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:946
-    s.g_turn = 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:947
+    s.g_turn_player = s.g_starter
+    # rulebooks/rulers_gambit/rulers_gambit.rules:948
+    s.g_turn = 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:949
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:933
+# rulebooks/rulers_gambit/rulers_gambit.rules:935
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4681,7 +4685,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4698,20 +4702,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:935
+    # rulebooks/rulers_gambit/rulers_gambit.rules:937
     s.move_uncapped(v_c, Z_DECK + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:936
+    # rulebooks/rulers_gambit/rulers_gambit.rules:938
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4755,7 +4759,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4777,7 +4781,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:934
+# rulebooks/rulers_gambit/rulers_gambit.rules:936
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4788,7 +4792,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4804,27 +4808,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:939
-    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:940
-    s.rng.shuffle(s.zones[Z_DECK + actor])
     # rulebooks/rulers_gambit/rulers_gambit.rules:941
+    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:942
+    s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:943
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4833,7 +4837,7 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def ply_mulligan(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PUT_BACK:
@@ -4846,7 +4850,7 @@ def ply_mulligan(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:933
+        # rulebooks/rulers_gambit/rulers_gambit.rules:935
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (not s.p_kept[v_p]):
@@ -4861,15 +4865,15 @@ def ply_mulligan(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
+# rulebooks/rulers_gambit/rulers_gambit.rules:958
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:957
+    # rulebooks/rulers_gambit/rulers_gambit.rules:959
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4877,52 +4881,52 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:959
-        s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:960
-        s.k_Card_attacks_made[v_c] = 0
         # rulebooks/rulers_gambit/rulers_gambit.rules:961
+        s.k_Card_rested[v_c] = False
+        # rulebooks/rulers_gambit/rulers_gambit.rules:962
+        s.k_Card_attacks_made[v_c] = 0
+        # rulebooks/rulers_gambit/rulers_gambit.rules:963
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:963
-    s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:964
-    s.p_spells_cast[s.g_turn_player] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:965
-    s.p_charged[s.g_turn_player] = False
+    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:966
-    s.g_in_battle = False
+    s.p_spells_cast[s.g_turn_player] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:967
+    s.p_charged[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:968
+    s.g_in_battle = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:969
     v_k_zone = s.zones[Z_KINGDOM_ZONE + s.g_turn_player]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:967
+        # rulebooks/rulers_gambit/rulers_gambit.rules:969
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:968
+    # rulebooks/rulers_gambit/rulers_gambit.rules:970
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:977
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:976
+    # rulebooks/rulers_gambit/rulers_gambit.rules:978
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:976
+        # rulebooks/rulers_gambit/rulers_gambit.rules:978
         proc_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:977
+    # rulebooks/rulers_gambit/rulers_gambit.rules:979
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:994
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:992
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:984
+# rulebooks/rulers_gambit/rulers_gambit.rules:986
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4938,25 +4942,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:986
+    # rulebooks/rulers_gambit/rulers_gambit.rules:988
     proc_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:987
+    # rulebooks/rulers_gambit/rulers_gambit.rules:989
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -4965,7 +4969,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -4981,23 +4985,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:990
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -5006,7 +5010,7 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def ply_charge(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_CHARGE_MANA:
@@ -5019,7 +5023,7 @@ def ply_charge(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:984
+        # rulebooks/rulers_gambit/rulers_gambit.rules:986
         v_who = (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5030,24 +5034,24 @@ def ply_charge(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:983
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1004
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1000
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -5064,24 +5068,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
-    proc_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1001
-    s.move_uncapped(v_u, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+    proc_leave_field(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1003
+    s.move_uncapped(v_u, Z_HAND + actor)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1004
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5119,7 +5123,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5141,7 +5145,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5152,7 +5156,7 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def ply_recovery_step(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RECOVER:
@@ -5163,7 +5167,7 @@ def ply_recovery_step(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:998
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1000
         v_who = (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5174,18 +5178,18 @@ def ply_recovery_step(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1010
+# rulebooks/rulers_gambit/rulers_gambit.rules:1012
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1012
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1011
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5202,45 +5206,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
-    s.p_normal_called[actor] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:1022
-    s.move(v_u, Z_UNITS + actor, False)
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+    s.p_normal_called[actor] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1019
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1021
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5254,13 +5258,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1017
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1018
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1020
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5295,26 +5299,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1018
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1020
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1021
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5332,7 +5336,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1014
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5343,7 +5347,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5360,33 +5364,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
-    if not T_CARD_1028[s.card_def[v_u]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    if not T_CARD_1030[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
-    s.move(v_u, Z_UNITS + actor, False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5400,13 +5404,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1030
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1031
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5441,20 +5445,20 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1028
-                if not T_CARD_1028[s.card_def[v_u]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+                if not T_CARD_1030[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1031
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1032
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5472,7 +5476,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1027
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5483,7 +5487,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5500,15 +5504,15 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
-    if not T_CARD_832[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
-    if not T_CARD_1039[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+    if not T_CARD_834[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+    if not T_CARD_1041[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5521,13 +5525,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5540,19 +5544,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1041
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1042
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5586,20 +5590,20 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1038
-                if not T_CARD_832[s.card_def[v_s]]:
-                    break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1039
-                if not T_CARD_1039[s.card_def[v_s]]:
-                    break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+                if not T_CARD_834[s.card_def[v_s]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+                if not T_CARD_1041[s.card_def[v_s]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1042
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5622,7 +5626,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1037
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5633,7 +5637,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5648,15 +5652,15 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
-    if not T_CARD_832[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
+    if not T_CARD_834[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1051
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5669,13 +5673,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5688,16 +5692,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1050
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1051
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1050
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1052
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5762,7 +5766,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5782,7 +5786,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1046
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5794,7 +5798,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5811,30 +5815,30 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
-    if not T_CARD_1057[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+    if not T_CARD_1059[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1060
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
-    s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1060
-    s.k_Card_set_turn[v_s] = s.g_turn
     # rulebooks/rulers_gambit/rulers_gambit.rules:1061
+    s.p_spells_cast[actor] += 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+    s.k_Card_set_turn[v_s] = s.g_turn
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     s.move_uncapped(v_s, Z_SET_ZONE + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1060
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5847,7 +5851,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1059
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5885,17 +5889,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1057
-                if not T_CARD_1057[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+                if not T_CARD_1059[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1060
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5913,7 +5917,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1056
+# rulebooks/rulers_gambit/rulers_gambit.rules:1058
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5924,7 +5928,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5941,24 +5945,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1069
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5971,10 +5975,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1068
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1069
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6009,17 +6013,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1068
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1069
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -6037,7 +6041,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1067
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6048,7 +6052,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -6065,24 +6069,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1077
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1078
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6095,10 +6099,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1076
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1077
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6168,7 +6172,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6188,7 +6192,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6200,7 +6204,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6217,24 +6221,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1084
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1085
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6247,10 +6251,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1083
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1084
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6285,17 +6289,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1083
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1084
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6313,7 +6317,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1082
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6324,7 +6328,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6341,24 +6345,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1090
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1092
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1093
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6371,10 +6375,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1091
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1090
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1092
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6439,7 +6443,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6459,7 +6463,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1089
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6471,7 +6475,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6488,21 +6492,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1098
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1099
     s.move_uncapped(v_u, Z_STOCK + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6514,7 +6518,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1098
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6549,14 +6553,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1098
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6574,7 +6578,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1095
+# rulebooks/rulers_gambit/rulers_gambit.rules:1097
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6585,7 +6589,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6602,23 +6606,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1104
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1105
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1104
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6663,14 +6667,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1104
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6688,7 +6692,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1103
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6699,7 +6703,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6712,18 +6716,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6732,31 +6736,31 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
     v_k_zone = s.zones[Z_KINGDOM_ZONE + actor]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1114
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1116
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1117
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1110
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1111
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1111
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1113
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6765,7 +6769,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6774,7 +6778,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1122
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6790,36 +6794,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1122
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1125
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1122
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1124
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1126
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1122
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1123
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1123
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1125
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1122
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6828,7 +6832,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6841,23 +6845,23 @@ def text_end_main(
 LISTED_END_MAIN: Final = tuple(Listed(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1130
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6866,7 +6870,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1009
+# rulebooks/rulers_gambit/rulers_gambit.rules:1011
 def ply_main(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_NORMAL_CALL:
@@ -6903,7 +6907,7 @@ def ply_main(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1011
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1013
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -6914,7 +6918,7 @@ def ply_main(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1009
+# rulebooks/rulers_gambit/rulers_gambit.rules:1011
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6932,11 +6936,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1135
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1136
-    s.g_in_battle = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:1138
+    s.g_in_battle = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
     if (
         (s.g_turn == 1)
         and (
@@ -6946,16 +6950,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1138
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1140
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1140
+# rulebooks/rulers_gambit/rulers_gambit.rules:1142
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6970,18 +6974,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1145
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1147
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7050,7 +7054,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7070,7 +7074,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1143
+# rulebooks/rulers_gambit/rulers_gambit.rules:1145
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7082,7 +7086,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -7099,18 +7103,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1151
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1153
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7189,7 +7193,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7209,7 +7213,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1151
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7221,7 +7225,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7238,23 +7242,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1156
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1156
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7299,14 +7303,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1156
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1158
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7324,7 +7328,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7335,7 +7339,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7351,23 +7355,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1164
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7376,7 +7380,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1136
 def ply_battle(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_ATTACK:
@@ -7393,7 +7397,7 @@ def ply_battle(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1142
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -7404,7 +7408,7 @@ def ply_battle(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1136
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7412,57 +7416,57 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1169
+# rulebooks/rulers_gambit/rulers_gambit.rules:1171
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1172
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1171
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1173
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1172
-            s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1173
-            s.k_Card_bonus_defence[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1174
-            s.k_Card_bonus_critical[v_c] = 0
+            s.k_Card_bonus_attack[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+            s.k_Card_bonus_defence[v_c] = 0
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+            s.k_Card_bonus_critical[v_c] = 0
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1180
-    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1180
-        s.k_Card_set_turn[v_c_2] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1181
-    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1182
-    s.g_turn += 1
+    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1182
+        s.k_Card_set_turn[v_c_2] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+    s.g_turn_player = (1 - s.g_turn_player)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+    s.g_turn += 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1234
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1234
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def window_chain_window(s: State) -> int:
     return s.g_opener
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1194
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def actor_chain_window(s: State) -> int | None:
     return s.responder(8, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1193
+# rulebooks/rulers_gambit/rulers_gambit.rules:1195
 def checkpoints_chain_window(s: State, actor: int) -> None:
     s.answered(8, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7479,15 +7483,15 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1198
-    if not T_CARD_1198[s.card_def[v_s]]:
-        return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+    if not T_CARD_1200[s.card_def[v_s]]:
+        return 'only quick-play spells and set spells can respond'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1202
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1203
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7498,13 +7502,13 @@ def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1202
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7517,16 +7521,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1200
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1202
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1203
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7566,20 +7570,20 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1198
-                if not T_CARD_1198[s.card_def[v_s]]:
-                    break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+                if not T_CARD_1200[s.card_def[v_s]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1202
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1203
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7602,7 +7606,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1197
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7613,7 +7617,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7630,15 +7634,15 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
-    if not T_CARD_1198[s.card_def[v_s]]:
-        return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1210
+    if not T_CARD_1200[s.card_def[v_s]]:
+        return 'only quick-play spells and set spells can respond'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1212
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1211
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1213
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7649,13 +7653,13 @@ def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1212
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7668,16 +7672,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1210
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1210
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1212
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1213
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7747,7 +7751,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7767,7 +7771,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1206
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7779,7 +7783,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7796,24 +7800,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1219
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1220
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1219
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1221
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7826,10 +7830,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1219
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1220
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7864,17 +7868,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1219
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1220
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7892,7 +7896,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1218
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7903,7 +7907,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7918,24 +7922,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1227
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1226
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1228
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1227
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1229
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7948,10 +7952,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1227
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1226
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1228
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -8011,7 +8015,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -8031,7 +8035,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1225
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -8043,7 +8047,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -8059,22 +8063,22 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def do_pass_chain(s: State, actor: int) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1232
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -8083,7 +8087,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1193
+# rulebooks/rulers_gambit/rulers_gambit.rules:1195
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -8092,28 +8096,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1239
+# rulebooks/rulers_gambit/rulers_gambit.rules:1241
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1240
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1242
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1241
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1243
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1241
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1243
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1251
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1251
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1253
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1244
+# rulebooks/rulers_gambit/rulers_gambit.rules:1246
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -8130,18 +8134,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1248
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1250
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -8185,7 +8189,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -8207,7 +8211,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1247
+# rulebooks/rulers_gambit/rulers_gambit.rules:1249
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -8218,7 +8222,7 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1238
+# rulebooks/rulers_gambit/rulers_gambit.rules:1240
 def ply_resolve_chain(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RESOLVE_NEXT:
@@ -8229,7 +8233,7 @@ def ply_resolve_chain(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1244
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1246
         v_who = (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
         if v_who is not None:
             s.actor = v_who
@@ -8872,31 +8876,31 @@ def from_json(text: str) -> State:
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_494: Final[tuple[bool, ...]] = tuple(
+T_CARD_496: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_832: Final[tuple[bool, ...]] = tuple(
+T_CARD_834: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_856: Final[tuple[bool, ...]] = tuple(
+T_CARD_858: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
     for d in range(88)
 )
-T_CARD_1028: Final[tuple[bool, ...]] = tuple(
+T_CARD_1030: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
     for d in range(88)
 )
-T_CARD_1039: Final[tuple[bool, ...]] = tuple(
+T_CARD_1041: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_1057: Final[tuple[bool, ...]] = tuple(
+T_CARD_1059: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_1198: Final[tuple[bool, ...]] = tuple(
+T_CARD_1200: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
     for d in range(88)
 )

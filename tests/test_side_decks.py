@@ -95,7 +95,8 @@ CASES = [
     # 16 side cards: reported at `side:`
     ({"Jinso": 1, "Ironclad Brute": 3, "Warhorse Captain": 3, "Siege Ballista": 3,
       "General Tao": 3, "Mei the Unbroken": 3},
-     [("E0405", SIDE_LINE, "deck 'Swapped' breaks a deck rule: a side deck has 0 to 15 cards")]),
+     [("E0405", SIDE_LINE,
+       "deck 'Swapped' breaks a deck rule: a side deck has 0 to 15 cards, not 16")]),
     # 2 Jinso in the deck and 2 in the side deck: a swap could make 4
     ({"Jinso": 2}, [("E0405", 1, "deck 'Swapped' breaks a deck rule: at most 3 copies of "
                                  "Jinso, main and side deck together")]),
