@@ -167,3 +167,22 @@ def test_the_gallery_card_faces_render(browser: object, game: str) -> None:
         assert box is not None and abs(box["height"] / box["width"] - 88 / 63) < 0.02
         faces.nth(i).screenshot(path=str(shots / f"{game}-face-{i + 1}.png"))
     page.close()
+
+
+def test_a_long_card_name_wraps_in_the_rulebook(browser: object, tmp_path: Path) -> None:
+    """A card name of 198 letters and no space: the HTML rulebook's tables wrap it inside
+    their cells, so the page is no wider than the window (it was 4,593 px)."""
+    from compiler import cli
+
+    assert cli.main(["new", "longname", str(tmp_path)]) == 0
+    game = tmp_path / "longname"
+    long_name = "Embers" * 33
+    for path in (game / "longname.cards.yaml", game / "decks" / "starter.deck.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("Ember", long_name, 1), encoding="utf-8")
+    assert cli.main(["build", str(game), "-o", str(tmp_path / "out")]) == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.goto((tmp_path / "out" / "docs" / "longname.html").as_uri())
+    assert long_name in page.content()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.close()
