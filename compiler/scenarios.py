@@ -61,9 +61,8 @@ class ScenarioResult:
         self.failure_lines.append(at)
 
     def located(self) -> list[tuple[int, str]]:
-        """Each failure with its line (the scenario's for one recorded without)."""
-        lines = self.failure_lines + [self.line] * (len(self.failures) - len(self.failure_lines))
-        return list(zip(lines, self.failures, strict=True))
+        """Each failure with its line."""
+        return list(zip(self.failure_lines, self.failures, strict=True))
 
 
 class ScriptedRng(Rng):
@@ -272,7 +271,7 @@ def action_shapes(model: GameModel) -> list[re.Pattern[str]]:
             # split() keeps the fields' names at the odd places
             pattern = "".join(re.escape(piece) if i % 2 == 0 else ".+"
                               for i, piece in enumerate(pieces))
-            shapes.append(re.compile(pattern.replace(r"\ ", r"\s+")))
+            shapes.append(re.compile(pattern))  # matched against text spaced as the template
     return shapes
 
 
@@ -293,11 +292,15 @@ def run_scenario(
     setup_lines: dict[str, int] = getattr(data, "setup_lines", {})
     action_lines: list[int] = getattr(data, "action_lines", [])
     expect_lines: dict[str, int] = getattr(data, "expect_lines", {})
+
+    def action_line(number: int) -> int | None:
+        return action_lines[number - 1] if number <= len(action_lines) else None
+
     problem = shape_problem(data)
     if problem is not None:
         message, about = problem
         if isinstance(about, int):
-            at = action_lines[about - 1] if about <= len(action_lines) else None
+            at = action_line(about)
         elif about in SPECIAL_EXPECTATIONS and about not in data:
             at = expect_lines.get(about)
         else:
@@ -327,17 +330,17 @@ def run_scenario(
         else:
             result.fail(f"setup failed: {error}")
         return result
+    seats = tuple(state.seats()[: state.num_players])
     expect: dict[str, Any] = dict(data.get("expect") or {})
     wanted_error = expect.get("error")
     actions: list[str] = data.get("actions") or []
     for number, text in enumerate(actions, 1):
-        at = action_lines[number - 1] if number <= len(action_lines) else None
+        at = action_line(number)
         try:
             action = state.parse_action(text)
             state.apply_action(action)
         except IllegalAction as error:
             if wanted_error is not None and number == len(actions):
-                seats = tuple(state.seats()[: state.num_players])
                 if shapes is not None and not _reads_as_action(text, seats, shapes):
                     result.fail(f"action {number} '{text}' reads as no action of this game, "
                                 "so its refusal tests nothing: " + str(error), at)
@@ -380,7 +383,6 @@ def run_scenario(
         if text not in legal:
             result.fail(f"expected '{text}' to be legal; legal: "
                         f"{', '.join(sorted(legal)[:10])}", expect_lines.get("legal"))
-    seats = tuple(state.seats()[: state.num_players])
     for text in expect.get("illegal") or []:
         if text in legal:
             result.fail(f"expected '{text}' not to be legal", expect_lines.get("illegal"))
