@@ -211,9 +211,11 @@ def build(
         return result
     for folder in result.folders:
         files[folder / "__init__.py"] = INIT
-    for folder in result.folders if prune else ():
+    if prune:
         bases = {naming_base(absolute(c.path)) for c in result.compilations}
-        result.left_over.update(left_over(folder, bases, set(files)))
+        made = set(files)
+        for folder in result.folders:
+            result.left_over.update(left_over(folder, bases, made))
     for path in result.left_over:
         if check_only:
             continue
