@@ -413,19 +413,17 @@ class ExpressionChecker(BuiltinChecker):
         key = narrowing_key(e)
         if isinstance(base, t.AnyT):
             return t.ANY
-        if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
-            return t.ANY  # the unknown type was reported where it was named
         if isinstance(base, t.OptionT):
-            what = f"'{e.obj.id}'" if isinstance(e.obj, n.Name) else "this value"
-            test = e.obj.id if isinstance(e.obj, n.Name) else "x"
+            name = e.obj.id if isinstance(e.obj, n.Name) else None
+            what = f"'{name}'" if name else "this value"
             self.error("E0202", e.obj.span, f"{what} may be none, so it has no field '{e.name}'",
-                       hint=f"test it first: if {test} != none {{ ... }}")
+                       hint=f"test it first: if {name or 'x'} != none {{ ... }}")
             obj_key = narrowing_key(e.obj)
             if obj_key is not None:  # said once: the rest of the block reads it as tested
                 scope.narrowed[obj_key] = base.inner
             base = base.inner  # the field is still checked: a misspelt one is said now too
-            if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
-                return t.ANY
+        if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
+            return t.ANY  # the unknown type was reported where it was named
         named = (t.NodeT, t.RecordT, t.CardT, t.DefT, t.EnumT, t.PlayerT)
         if (e.name == "name" and isinstance(base, named)
                 and not (isinstance(base, t.PlayerT) and "name" in m.player_fields)):

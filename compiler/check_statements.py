@@ -454,11 +454,11 @@ class StatementChecker(ExpressionChecker):
     def template(self, text: str, span: Span, names: set[str],
                  what: str = "a parameter of the action") -> None:
         left = TEMPLATE_FIELD.sub("", text)
-        if "{" in left or "}" in left:  # it would print as it is written, braces and all
-            brace = "{" if "{" in left else "}"
-            self.error("E0210", span, f"a '{brace}' in the text without its "
-                       f"'{'}' if brace == '{' else '{'}'",
-                       hint="a field is written {name}, whole; a text cannot show a brace")
+        for brace, partner in (("{", "}"), ("}", "{")):
+            if brace in left:  # it would print as it is written, braces and all
+                self.error("E0210", span, f"a '{brace}' in the text without its '{partner}'",
+                           hint="a field is written {name}, whole; a text cannot show a brace")
+                break
         for match in TEMPLATE_FIELD.finditer(text):
             if match.group(1) not in names:
                 self.error(

@@ -382,7 +382,8 @@ class Resolver(BoardResolver):
                     f"{len(d.player_names)} player names for up to {d.max_players} players",
                 )
             for name, span in zip(d.player_names, spans, strict=True):
-                self.declare("value", name, span, "player name")  # a repeat is shown where
+                # a name written twice is reported at the second
+                self.declare("value", name, span, "player name")
         m.player_names = list(d.player_names) or [
             chr(ord("A") + i) for i in range(min(max(d.max_players, 0), MAX_PLAYERS))
         ]

@@ -383,7 +383,6 @@ class StatePaths(StateSeats):
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
 
-
     def _saved_problem(self, data: dict[str, Any]) -> str | None:  # noqa: C901 - one test a part
         """What is wrong with a saved state's parts, or None: the kinds and sizes that
         to_json writes, each card in the zone it names, each field's values of its kind."""
