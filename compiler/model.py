@@ -96,8 +96,9 @@ class BoardInfo:
     facing: bool = False
     # Values a map file gives each node for some fields (a hex map's terrain), as written.
     initial: dict[str, list[str | int | bool]] = field(default_factory=dict)
-    # where the map file writes each (field, value) and each field, for its diagnostics
+    # where the map file writes each (field, value), and each field first, for its diagnostics
     value_spans: dict[tuple[str, str | int | bool], Span] = field(default_factory=dict)
+    field_spans: dict[str, Span] = field(default_factory=dict)
 
     def distances(self) -> list[list[int]]:
         """All-pairs distances, computed at compile time: on a hex map the geometric distance

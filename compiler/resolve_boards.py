@@ -26,6 +26,11 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_MAP_BYTES = 4 * 1024 * 1024
 
 
+def map_note(board: Span) -> str:
+    """The note of a diagnostic shown in a map: which board reads the map."""
+    return f"the board at {board} reads this map"
+
+
 class MapFile:
     """A map file as the diagnostics about it need it: its name, and where each key and value
     is written (from the composed YAML), so that an error in a map is shown in the map."""
@@ -33,7 +38,7 @@ class MapFile:
     def __init__(self, name: str, root: yaml.Node | None, board: Span) -> None:
         self.name = name
         self.root = root
-        self.note = f"the board at {board} reads this map"
+        self.note = map_note(board)
 
     def node(self, *path: str | int) -> tuple[yaml.Node | None, yaml.Node | None]:
         """The key node and the value node at a path of keys and list positions."""
@@ -169,8 +174,8 @@ class BoardResolver:
                 where = located.span("legend", symbol, f)
                 if where is not None:
                     board.value_spans.setdefault((f, value), where)
-                    board.value_spans.setdefault((f, ""), located.span("legend", symbol, f,
-                                                                       key=True) or where)
+                    board.field_spans.setdefault(f, located.span("legend", symbol, f,
+                                                                 key=True) or where)
         for r, row in enumerate(rows):
             symbols = row.split()
             if len(symbols) > 99:
@@ -199,17 +204,18 @@ class BoardResolver:
     def map_values(self, board: BoardInfo, span: Span) -> None:
         """The values a map gives node fields must fit the fields' types: each is reported
         where the map writes it, with a note naming the board that reads the map."""
-        notes = [f"the board at {span} reads this map"] if board.value_spans else []
+        notes = [map_note(span)] if board.field_spans else []
         for name, values in board.initial.items():
             info = board.fields.get(name)
+            where = board.field_spans.get(name, span)
             if info is None:
-                self.diagnostics.add("E0104", board.value_spans.get((name, ""), span),
+                self.diagnostics.add("E0104", where,
                                      f"the map gives '{name}', which board "
                                      f"{board.name} does not declare",
                                      hint=did_you_mean(name, board.fields), notes=notes)
                 continue
             if info.per_player:
-                self.diagnostics.add("E0201", board.value_spans.get((name, ""), span),
+                self.diagnostics.add("E0201", where,
                                      f"the map gives '{name}', a 'per player' "
                                      "field: a map gives one value per node", notes=notes)
                 continue
@@ -226,7 +232,7 @@ class BoardResolver:
                 )
                 if not ok:
                     self.diagnostics.add(
-                        "E0201", board.value_spans.get((name, value), span),
+                        "E0201", board.value_spans.get((name, value), where),
                         f"the map gives {name} = {value!r}, which is not {kind}"
                         + ("" if value != "" else " (a symbol gives no value and the field "
                            "has no default)"),
@@ -249,17 +255,20 @@ class BoardResolver:
             self.diagnostics.add("E0401", span, f"'{relative}' is not UTF-8 text: {error}")
             return None
         name = display_name(path)
-        note = f"the board at {span} reads this map"
+        note = map_note(span)
         # the map is shown like a rulebook in the diagnostics that point into it
         self.model.sources.setdefault(name, SourceFile(name, text))
+        loader = yaml.SafeLoader(text)
         try:
             crossed = crossed_limit(text, yaml.SafeLoader)
             if crossed is not None:
                 self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
                                      hint=crossed.hint, notes=[note])
                 return None
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-            data: object = yaml.safe_load(text)
+            # composed once: the nodes say where each part is written, the data is built
+            # from them (safe_load would read the text a second time)
+            root = loader.get_single_node()
+            data: object = None if root is None else loader.construct_document(root)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             where = (Span.point(name, mark.line + 1, mark.column + 1) if mark is not None
@@ -270,6 +279,8 @@ class BoardResolver:
         except yaml.YAMLError as error:
             self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
             return None
+        finally:
+            loader.dispose()
         # an empty file: its shape is reported
         return ({} if data is None else data), MapFile(name, root, span)
 
