@@ -216,11 +216,8 @@ def report_syntax_error(
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
     unclosed = _unclosed_before(source, token.start_pos or 0, line)
-    if unclosed is not None:
-        note, close = unclosed
-        diagnostics.add("E0001", span, message, notes=[note], hint=label or close)
-        return
-    diagnostics.add("E0001", span, message, hint=label)
+    notes, close = ([unclosed[0]], unclosed[1]) if unclosed is not None else ([], None)
+    diagnostics.add("E0001", span, message, notes=notes, hint=label or close)
 
 
 # What a field may hold (docs/language.md, "Field declarations").
@@ -340,17 +337,25 @@ def _tail(code: str) -> tuple[str, int]:
 _UNFINISHED = frozenset({*"+-*/%=<>,([", "and", "or", "not", "in", "then", "else", "if", "elif"})
 
 
-def _open_block_notes(source: SourceFile) -> list[str]:
-    stack: list[tuple[str, int, int]] = []
-    for number, line in enumerate(code_only(source.text).split("\n"), 1):
-        for column, char in enumerate(line, 1):
+def _open_brackets(code: str) -> list[tuple[str, int, int, int]]:
+    """The brackets of code (strings and comments blanked) left open at its end, outermost
+    first: each with its line, its column and the indentation of its line."""
+    stack: list[tuple[str, int, int, int]] = []
+    for number, text in enumerate(code.split("\n"), 1):
+        indent = len(text) - len(text.lstrip(" \t"))
+        for column, char in enumerate(text, 1):
             if char in NESTING_OPENERS:
-                stack.append((char, number, column))
+                stack.append((char, number, column, indent))
             elif char in "})]" and stack:
                 stack.pop()
+    return stack
+
+
+def _open_block_notes(source: SourceFile) -> list[str]:
+    stack = _open_brackets(code_only(source.text))
     if not stack:
         return []
-    bracket, at_line, at_column = stack[-1]
+    bracket, at_line, at_column, _ = stack[-1]
     return [f"the '{bracket}' opened at {source.name}:{at_line}:{at_column} is never closed"]
 
 
@@ -359,21 +364,13 @@ def _unclosed_before(source: SourceFile, position: int, line: int) -> tuple[str,
     hint: a '{' whose line is indented as deep as the error's line or deeper (by its layout
     the block had ended before it), or a '(' or '[' opened on an earlier line. A missing '}'
     is found where the parser stops, often far below the block that lacks it."""
-    stack: list[tuple[str, int, int, int]] = []  # bracket, line, column, the line's indent
-    for number, text in enumerate(code_only(source.text[:position]).split("\n"), 1):
-        indent = len(text) - len(text.lstrip(" \t"))
-        for column, char in enumerate(text, 1):
-            if char in NESTING_OPENERS:
-                stack.append((char, number, column, indent))
-            elif char in "})]" and stack:
-                stack.pop()
+    stack = _open_brackets(code_only(source.text[:position]))
     if not stack:
         return None
     bracket, at_line, at_column, _ = stack[-1]
     if bracket in "([" and at_line < line:
-        close = ")" if bracket == "(" else "]"
         return (f"the '{bracket}' opened at {source.name}:{at_line}:{at_column} is not closed "
-                f"before this line", f"is a '{close}' missing?")
+                f"before this line", f"is a '{NESTING_OPENERS[bracket]}' missing?")
     here = source.line(line) if line <= len(source.lines) else ""
     indent = len(here) - len(here.lstrip(" \t"))
     # the outermost block that this line's layout says had ended
