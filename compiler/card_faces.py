@@ -8,6 +8,7 @@ reported (`overflows`) so that the build warns at its YAML line. Sized as a poke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,20 +95,26 @@ def outline(text: list[str]) -> list[tuple[int, str]]:
     return found
 
 
-def fit_outline(items: list[tuple[int, str]], width: float, size: float,
-                ) -> list[tuple[float, str]]:
-    """An outline's lines wrapped to `width` at `size`, each with its x offset: a statement's
-    lines after the first under its words, and the statements of its body under them too."""
-    bullet = text_width(BULLET, size)
+def outline_lines(items: list[tuple[int, str]], width: float, bullet: float,
+                  wrap: Callable[[str, float], list[str]]) -> list[tuple[float, str]]:
+    """An outline's lines wrapped to `width`, each with its x offset: a statement's lines
+    after the first under its words, and the statements of its body under them too. `bullet`
+    is the width of BULLET and `wrap(words, room)` the lines of words in a room that wide, as
+    the face (fit_outline) or the PDF (printing.text_lines) measures text."""
     lines: list[tuple[float, str]] = []
     for depth, said in items:
-        if depth == 0:
-            lines += [(0.0, line) for line in fit_lines([said], width, size)]
-            continue
-        at = min((depth - 1) * bullet, width / 2)
-        for i, line in enumerate(fit_lines([said], width - at - bullet, size)):
-            lines.append((at, BULLET + line) if i == 0 else (at + bullet, line))
+        at = min(max(depth - 1, 0) * bullet, width / 2)
+        lead = bullet if depth else 0.0
+        for i, line in enumerate(wrap(said, width - at - lead)):
+            lines.append((at, BULLET + line) if depth and i == 0 else (at + lead, line))
     return lines
+
+
+def fit_outline(items: list[tuple[int, str]], width: float, size: float,
+                ) -> list[tuple[float, str]]:
+    """An outline's lines wrapped to `width` at `size` on a card face (outline_lines)."""
+    return outline_lines(items, width, text_width(BULLET, size),
+                         lambda said, room: fit_lines([said], room, size))
 
 
 def fit_lines(paragraphs: list[str], width: float, size: float) -> list[str]:

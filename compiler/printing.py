@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.card_faces import BULLET, CardFace, outline
+from compiler.card_faces import BULLET, CardFace, outline, outline_lines
 from compiler.model import GameModel
 from compiler.printing_tokens import Token, token_pages, tokens_of
 from compiler.serve.catalogue import Catalogue
@@ -251,22 +251,17 @@ def card_front(pdf: object, face: CardFace, x: float, y: float) -> None:
 def text_lines(pdf: object, items: list[tuple[int, str]], width: float, size: float,
                ) -> list[tuple[float, str]]:
     """A card's text (card_faces.outline) wrapped to `width` in the current font, each line
-    with its x offset in mm, as card_faces.fit_outline sets them: a statement's lines after the
-    first under its words, and the statements of its body under them too; no blank line
-    first or last."""
+    with its x offset in mm, laid out as on the face (card_faces.outline_lines); no blank
+    line first or last."""
     from fpdf import FPDF
 
     assert isinstance(pdf, FPDF)
-    bullet = pdf.get_string_width(BULLET)
-    lines: list[tuple[float, str]] = []
-    for depth, said in items:
-        at = min(max(depth - 1, 0) * bullet, width / 2)
-        lead = bullet if depth else 0.0
-        found = pdf.multi_cell(width - at - lead, size * 0.42, pdf_text(said), dry_run=True,
-                               output="LINES")
-        wrapped = [str(line) for line in found] if isinstance(found, list) else []
-        for i, line in enumerate(wrapped or [""]):
-            lines.append((at, BULLET + line) if depth and i == 0 else (at + lead, line))
+
+    def wrap(said: str, room: float) -> list[str]:
+        found = pdf.multi_cell(room, size * 0.42, pdf_text(said), dry_run=True, output="LINES")
+        return [str(line) for line in found] if isinstance(found, list) and found else [""]
+
+    lines = outline_lines(items, width, pdf.get_string_width(BULLET), wrap)
     while lines and not lines[0][1]:
         lines.pop(0)
     while lines and not lines[-1][1]:
