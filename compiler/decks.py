@@ -49,17 +49,16 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                         hint="fix the card; the deck is checked against the deck rules once it "
                         "compiles")
                     continue
-                if entry.card not in names and broken_sets \
-                        and did_you_mean(entry.card, names) is None:  # not a misspelt name
-                    known = False
-                    missing.append(entry)
-                    continue
                 if entry.card not in names:
                     known = False
+                    close = did_you_mean(entry.card, names)
+                    if broken_sets and close is None:  # not a misspelt name: said per deck
+                        missing.append(entry)
+                        continue
                     diagnostics.add(
                         "E0404", entry.span,
                         f"deck '{deck.name}' names unknown card '{entry.card}'",
-                        hint=did_you_mean(entry.card, names) or f"no {record.name} has that name",
+                        hint=close or f"no {record.name} has that name",
                     )
                     continue
                 cards += [index[entry.card]] * entry.count
