@@ -13,6 +13,11 @@ from dsl.runtime_rng import Rng
 from dsl.runtime_seats import StateSeats
 
 
+# The runtime's parts of a saved state that load_json takes as to_json wrote them.
+_SAVED_AS_IS = ("num_players", "phase", "pending", "actor", "result", "zones", "card_def",
+                "card_owner", "card_zone", "card_up", "card_home")
+
+
 class StatePaths(StateSeats):
     """get, set, to_json and load_json, for scenarios and tools."""
 
@@ -373,8 +378,7 @@ class StatePaths(StateSeats):
         problem = self._saved_problem(data)
         if problem is not None:  # a file edited by hand: refused here, not failing later
             raise ValueError(f"not a saved {self.GAME} state: {problem}")
-        for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
-                     "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
+        for attr in (*self.STATE_ATTRS, *_SAVED_AS_IS):
             setattr(self, attr, data[attr])
         self.card_shown = {int(card): int(bits) for card, bits in data.get("card_shown", [])}
         self.calls = [int(phase) for phase in data.get("calls", [])]
@@ -386,9 +390,7 @@ class StatePaths(StateSeats):
     def _saved_problem(self, data: dict[str, Any]) -> str | None:  # noqa: C901 - one test a part
         """What is wrong with a saved state's parts, or None: the kinds and sizes that
         to_json writes, each card in the zone it names, each field's values of its kind."""
-        missing = [attr for attr in (*self.STATE_ATTRS, "rng", "num_players", "phase",
-                                     "pending", "actor", "result", "zones", "card_def",
-                                     "card_owner", "card_zone", "card_up", "card_home")
+        missing = [attr for attr in (*self.STATE_ATTRS, "rng", *_SAVED_AS_IS)
                    if attr not in data]
         if missing:
             return f"{', '.join(missing)} missing"
