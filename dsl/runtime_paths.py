@@ -12,7 +12,6 @@ from dsl.runtime_base import TERMINAL, Codec
 from dsl.runtime_rng import Rng
 from dsl.runtime_seats import StateSeats
 
-
 # The runtime's parts of a saved state that load_json takes as to_json wrote them.
 _SAVED_AS_IS = ("num_players", "phase", "pending", "actor", "result", "zones", "card_def",
                 "card_owner", "card_zone", "card_up", "card_home")
