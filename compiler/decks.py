@@ -13,6 +13,10 @@ from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 
+# the codes of a card set that is not read, or not whole: a character, its bytes, its size, its
+# nesting, its YAML or shape, its card type
+_UNREAD_CARD_SET = frozenset({"E0003", "E0004", "E0005", "E0006", "E0403", "E0103"})
+
 
 def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     if not model.decks:
@@ -28,11 +32,11 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     names = record.entry_names()
     position = {name: i for i, name in enumerate(names)}
     resolved: list[tuple[n.DeckList, list[int], list[int]]] = []
-    # a card set that is not read (its YAML, its shape, its type) may have lost any card: its
-    # errors are the cause to report, not every deck line that names a card it would have
-    # given (said once per deck, below); a name close to a known card is still misspelt
+    # a card set that is not read may have lost any card: its errors are the cause to report,
+    # not every deck line that names a card it would have given (said once per deck, below);
+    # a name close to a known card is still misspelt
     broken_sets = sorted({d.span.file for d in diagnostics.items
-                          if d.code in ("E0403", "E0103") and d.span.file.endswith(".cards.yaml")})
+                          if d.code in _UNREAD_CARD_SET and d.span.file.endswith(".cards.yaml")})
     for deck in model.decks:
         known = True
         missing: list[n.DeckEntry] = []

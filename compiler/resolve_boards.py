@@ -258,13 +258,14 @@ class BoardResolver:
         note = map_note(span)
         # the map is shown like a rulebook in the diagnostics that point into it
         self.model.sources.setdefault(name, SourceFile(name, text))
-        loader = yaml.SafeLoader(text)
+        crossed = crossed_limit(text, yaml.SafeLoader)
+        if crossed is not None:
+            self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
+                                 hint=crossed.hint, notes=[note])
+            return None
+        loader: yaml.SafeLoader | None = None
         try:
-            crossed = crossed_limit(text, yaml.SafeLoader)
-            if crossed is not None:
-                self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
-                                     hint=crossed.hint, notes=[note])
-                return None
+            loader = yaml.SafeLoader(text)  # its reader refuses characters YAML does not allow
             # composed once: the nodes say where each part is written, the data is built
             # from them (safe_load would read the text a second time)
             root = loader.get_single_node()
@@ -280,7 +281,8 @@ class BoardResolver:
             self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
             return None
         finally:
-            loader.dispose()
+            if loader is not None:
+                loader.dispose()
         # an empty file: its shape is reported
         return ({} if data is None else data), MapFile(name, root, span)
 

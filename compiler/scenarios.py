@@ -170,9 +170,10 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
         where = crossed.span(str(path), text)
         raise ScenarioFileError(f"{crossed.message} (column {where.column}; {crossed.hint})",
                                 where.line)
-    loader = _LineLoader(text)
+    loader: _LineLoader | None = None
     documents: list[tuple[dict[str, Any], int]] = []
     try:
+        loader = _LineLoader(text)  # its reader refuses characters YAML does not allow
         while loader.check_node():
             node = loader.get_node()
             if node is None:
@@ -199,7 +200,8 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
         raise ScenarioFileError(f"not valid YAML at column {mark.column + 1}: {problem}",
                                 mark.line + 1) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return documents
 
 

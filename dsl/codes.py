@@ -44,6 +44,10 @@ where the still-open block began.
     Code("E0003", "invalid character", """
 A character that is not part of the language appears outside a string or comment. Names are
 letters, digits and underscores; strings use double quotes; comments start with '#'.
+
+In a YAML file (a card set, a deck, a map, a scenario): a character YAML does not allow
+anywhere, such as a control character. Delete it, or write it as an escape ("\\x07") inside
+a double-quoted string.
 """),
     Code("E0004", "unreadable source", """
 The file could not be read as UTF-8 text: it is binary, uses another encoding, or could not be

@@ -18,7 +18,10 @@ inside a string is never counted) and stops at the first limit crossed:
 - collections nested more than MAX_YAML_NESTING levels deep (E0006), counting what an alias
   repeats at the place of the alias;
 - aliases that repeat more than MAX_ALIASED_VALUES values in all, or an alias inside the value
-  it names, which would be infinite (E0005).
+  it names, which would be infinite (E0005);
+- a character YAML does not allow, such as a control character (E0003): the reader refuses it
+  before any event, and says where only as an index whose meaning differs between loaders
+  (characters for PyYAML's, bytes for libyaml's), so it is found in the text by its value.
 
 A file that is not valid YAML is left to the caller's reader, which reports the error where it
 is: the composer stops at the same event the scan stopped at, so it never went deeper than the
@@ -31,9 +34,11 @@ never pay it, as dsl.fastcards reads them without PyYAML (and without nesting).
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from dataclasses import dataclass
 
 import yaml
+from yaml.reader import ReaderError
 
 from dsl.source import Span
 
@@ -149,6 +154,24 @@ def crossed_limit(text: str, loader: type, *, aliases: bool = True) -> YamlLimit
                     outer.height = max(outer.height, height + 1)
             elif isinstance(event, yaml.DocumentStartEvent):
                 anchored.clear()  # anchors name values in their own document only
+    except ReaderError as error:
+        return _refused_character(text, error)
     except yaml.YAMLError:
         return None
     return None
+
+
+def _refused_character(text: str, error: ReaderError) -> YamlLimit | None:
+    """The character the reader refused, where it first appears (the reader reads in order:
+    an earlier one would have been refused first)."""
+    if not isinstance(error.character, int):
+        return None
+    character = chr(error.character)
+    index = text.find(character)
+    if index < 0:
+        return None
+    kind = "control character" if unicodedata.category(character) == "Cc" else "character"
+    escape = (f"\\x{error.character:02x}" if error.character <= 0xFF
+              else f"\\u{error.character:04x}")
+    return YamlLimit("E0003", index, f"the {kind} U+{error.character:04X} is not allowed in YAML",
+                     f'delete it, or write it as "{escape}" inside a double-quoted string')

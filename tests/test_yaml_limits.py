@@ -1,6 +1,6 @@
 """YAML files are measured before they are composed (dsl.yaml_limits): nesting deeper than
-MAX_YAML_NESTING is E0006 and aliases that repeat too much are E0005, at the place in the file,
-for every reader (card sets, decks, maps, scenarios).
+MAX_YAML_NESTING is E0006, aliases that repeat too much are E0005 and a character YAML does not
+allow is E0003, at the place in the file, for every reader (card sets, decks, maps, scenarios).
 
 A file nested 30,000 levels deep used to kill `rulecraft check` with a segmentation fault
 (libyaml's composer recursing in C): the CLI cases of deep nesting run in a child process,
@@ -250,3 +250,97 @@ def test_a_billion_laughs_scenario_fails(
     output = "".join(capsys.readouterr())
     assert code == 1, output
     assert "FAIL bomb.scenario.yaml:7 (file): cannot read: aliases repeat more than" in output
+
+
+# ---- characters YAML does not allow (the reader refuses them before any event) ---------------
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+@pytest.mark.parametrize(("text", "line", "column", "named"), [
+    ("a: 1\nb: x\x7fy\n", 2, 5, "control character U+007F"),
+    ("a: \x00\n", 1, 4, "control character U+0000"),
+    ("a: 'quoted \x1b'\n", 1, 12, "control character U+001B"),
+    # a byte order mark and two-byte letters before it: libyaml's index counts bytes
+    ("\ufeffa: \u00e9\u00e9\nb: \x85\x07\n", 2, 5, "control character U+0007"),
+    ("a: \ufffe\n", 1, 4, "character U+FFFE"),
+], ids=["delete", "nul", "escape", "after bom and accents", "non-character"])
+def test_a_character_yaml_refuses_is_reported_where_it_is(
+    loader: type, text: str, line: int, column: int, named: str
+) -> None:
+    crossed = crossed_limit(text, loader)
+    assert crossed is not None
+    assert crossed.code == "E0003"
+    assert crossed.message == f"the {named} is not allowed in YAML"
+    span = crossed.span("f.yaml", text)
+    assert (span.line, span.column) == (line, column)
+
+
+def test_the_hint_writes_the_character_as_an_escape_yaml_reads_back() -> None:
+    for character in ("\x7f", "\x00", "\ufffe"):
+        crossed = crossed_limit(f"a: {character}\n", yaml.SafeLoader)
+        assert crossed is not None
+        escape = re.search(r'"(.*)"', crossed.hint)
+        assert escape is not None, crossed.hint
+        assert yaml.safe_load(f'a: "{escape[1]}"') == {"a": character}
+
+
+def located(rules: Path) -> list[tuple[str, int, int, str]]:
+    return [(d.span.file, d.span.line, d.span.column, d.code)
+            for d in check_rulebook(rules).diagnostics.sorted()]
+
+
+def test_a_refused_character_in_a_map_is_shown_in_the_map(tmp_path: Path) -> None:
+    rules = copy_case(tmp_path, "data_map_valid.rules", "maps/ring.map.yaml")
+    (tmp_path / "maps" / "ring.map.yaml").write_text("nodes:\n  north: [ea\x7fst]\n",
+                                                     encoding="utf-8")
+    result = check_rulebook(rules)
+    [refused] = result.diagnostics.sorted()
+    assert (Path(refused.span.file).name, refused.span.line, refused.span.column,
+            refused.code) == ("ring.map.yaml", 2, 13, "E0003")
+    assert refused.notes == (f"the board at {rules}:7:15 reads this map",)
+
+
+@pytest.mark.parametrize("content", [
+    "cards:\n  - name: Sp\x7fark\n", b"\x00", b"\xff\xfe", "[" * (MAX_YAML_NESTING + 1),
+], ids=["refused character", "binary", "not utf-8", "too deep"])
+def test_a_card_set_that_is_not_read_is_one_warning_a_deck(
+    tmp_path: Path, content: str | bytes
+) -> None:
+    rules = copy_case(tmp_path, "cards_valid.rules", "cards/valid.cards.yaml", "decks/cards_valid")
+    card_set = tmp_path / "cards" / "valid.cards.yaml"
+    if isinstance(content, bytes):
+        card_set.write_bytes(content)
+    else:
+        card_set.write_text(content, encoding="utf-8")
+    found = located(rules)
+    codes = [code for file, *_, code in found if file.endswith("valid.cards.yaml")]
+    assert len(codes) == 1 and codes[0] in {"E0003", "E0004", "E0006"}, found
+    # the decks name cards the set would have given: one warning each, no unknown card
+    assert [(Path(file).name, code) for file, *_, code in found
+            if not file.endswith("valid.cards.yaml")] == [("blue.deck.yaml", "W0401"),
+                                                           ("red.deck.yaml", "W0401")]
+
+
+def test_a_refused_character_in_a_card_set_or_deck_is_shown_where_it_is(tmp_path: Path) -> None:
+    rules = copy_case(tmp_path, "cards_valid.rules", "cards/valid.cards.yaml", "decks/cards_valid")
+    card_set = tmp_path / "cards" / "valid.cards.yaml"
+    card_set.write_text(card_set.read_text(encoding="utf-8").replace("Spark", "Sp\x7fark", 1),
+                        encoding="utf-8")
+    assert ("cards/valid.cards.yaml", 5, 13, "E0003") in [
+        (Path(file).relative_to(tmp_path).as_posix(), *rest) for file, *rest in located(rules)]
+    copy_case(tmp_path, "cards/valid.cards.yaml")
+    deck = tmp_path / "decks" / "cards_valid" / "red.deck.yaml"
+    deck.write_text("name: Red Rush\ncards:\n  Spark: 2\x07\n", encoding="utf-8")
+    assert [(Path(file).name, line, column, code) for file, line, column, code in located(rules)
+            ] == [("red.deck.yaml", 3, 11, "E0003")]
+
+
+def test_a_refused_character_in_a_scenario_fails_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "odd.scenario.yaml").write_text("game: dynasties\nname: a\x00b\n",
+                                                encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["test", "odd.scenario.yaml"])
+    output = "".join(capsys.readouterr())
+    assert code == 1, output
+    assert ("FAIL odd.scenario.yaml:2 (file): cannot read: the control character U+0000 is not "
+            "allowed in YAML (column 8;") in output, output
