@@ -2,20 +2,27 @@
 
 Card names are resolved here, in the main deck (`cards:`) and the side deck (`side:`) alike,
 with did-you-mean, and each entry's card is recorded as its symbol. The deck rules themselves
-are run through the code they compile to (`deck_problem` in the generated module), so
-`rulecraft check` and `new_game(decks=...)` can never disagree about what a legal deck is.
+are run through the code they compile to (`deck_problems` in the generated module, whose
+first is what `new_game(decks=...)` refuses), so `rulecraft check` and `new_game` can never
+disagree about what a legal deck is. Each broken rule is reported, at the card it is about.
 """
 
 from __future__ import annotations
+
+import re
+import traceback
+from types import ModuleType
 
 from compiler import symbols as sym
 from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.source import Span
 
 # the codes of a card set that is not read, or not whole: a character, its bytes, its size, its
 # nesting, its YAML or shape, its card type
 _UNREAD_CARD_SET = frozenset({"E0003", "E0004", "E0005", "E0006", "E0403", "E0103"})
+_SOURCE_COMMENT = re.compile(r"\s*# .*:(\d+)$")  # the generated code's rulebook lines
 
 
 def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
@@ -90,20 +97,60 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                   == {"side"}}
     try:
         for deck, cards, side in resolved:
-            broken = checker.deck_problem(cards, side)
-            if broken is not None:
-                message, line = broken
-                # a rule about the side deck alone is reported at its `side:` key
-                at = (deck.side_span if deck.side_span is not None and line in side_lines
-                      else deck.span)
+            try:
+                broken = checker.deck_problems(cards, side)
+            except Exception as error:  # an error of the rules, shown at the deck it fails on
+                line = _failing_line(error, checker)
                 diagnostics.add(
-                    "E0405", at, f"deck '{deck.title}' breaks a deck rule: {message}",
+                    "E0410", deck.span,
+                    f"deck '{deck.title}' cannot be checked: the deck rules fail on it "
+                    f"({' '.join(str(error).split()) or type(error).__name__})",
+                    hint="make the rule hold for any deck, e.g. divide only when the "
+                    "divisor is not 0 (`if size(side) > 0 { ... }`)",
+                    notes=[f"the rule that fails is at {rules.span.file}:{line}"] if line else [])
+                continue
+            for message, line, card in broken:
+                diagnostics.add(
+                    "E0405", _broken_at(deck, card, line in side_lines, index),
+                    f"deck '{deck.title}' breaks a deck rule: {message}",
                     notes=[f"the rule is at {rules.span.file}:{line}"],
                 )
     finally:
         # its tables refer to its namespace (LazyColumn): without the cycle, reference
         # counting frees it, and the model its tables read, with the rest
         vars(checker).clear()
+
+
+def _broken_at(deck: n.DeckList, card: int, about_side: bool, index: dict[str, int]) -> Span:
+    """Where a broken rule is reported: at the line of the card it is about, else at the
+    `side:` key for a rule about the side deck alone, else at the deck's name."""
+    if card >= 0:
+        lists = (deck.side, deck.entries) if about_side else (deck.entries, deck.side)
+        for entries in lists:
+            for entry in entries:
+                if index.get(entry.card) == card:
+                    return entry.span
+    if about_side and deck.side_span is not None:
+        return deck.side_span
+    return deck.span
+
+
+def _failing_line(error: BaseException, checker: ModuleType) -> int | None:
+    """The rulebook line of the deck rule that raised: the generated code above the failing
+    line says which rulebook line it is the code of."""
+    source = checker.__dict__.get("SOURCE")
+    if not isinstance(source, str):
+        return None
+    lines = source.splitlines()
+    failing = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+               if frame.filename == checker.__dict__.get("FILENAME") and frame.lineno]
+    if not failing:
+        return None
+    for text in reversed(lines[:failing[-1]]):
+        found = _SOURCE_COMMENT.match(text)
+        if found:
+            return int(found[1])
+    return None
 
 
 def _names(expr: n.Expr) -> set[str]:

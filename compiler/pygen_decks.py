@@ -22,22 +22,40 @@ class DeckRuleGenerator(TextGenerator):
     full module through this class)."""
 
     def deck_rules(self) -> None:
-        """deck_problem(cards, side): the first deck rule that the lists of definitions (the
-        main deck and the side deck) break, if any, with the rule's line."""
+        """deck_problems(cards, side): every deck rule that the lists of definitions (the main
+        deck and the side deck) break, each with its line and the card it is about; and
+        deck_problem(cards, side), the first of them, which new_game refuses a deck for."""
         deck = self.model.deck_rules
         if deck is None:
             return
         self.bindings = Bindings()
-        with self.function("def deck_problem(cards: list[int], side: list[int]) "
-                           "-> tuple[str, int] | None:",
-                           deck.span, "The first deck-construction rule broken, if any."):
-            with self.bindings.frame():
+        self.about: list[str] = []
+        with self.function("def deck_problems(cards: list[int], side: list[int]) "
+                           "-> list[tuple[str, int, int]]:",
+                           deck.span, "Every deck-construction rule broken, each once: its "
+                           "message, its line, and the card it is about (the innermost `for` "
+                           "over cards), or -1."):
+            self.w.line("problems: list[tuple[str, int, int]] = []")
+            with self.w.block("try:"), self.bindings.frame():
                 self.bindings.frames[-1]["cards"] = "cards"
                 self.bindings.frames[-1]["side"] = "side"
                 self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type)),
                                    "side": t.ListT(t.DefT(deck.card_type))}
                 self.deck_statements(deck.body.statements)
-            self.w.line("return None")
+            with self.w.block("except Exception:"):
+                self.w.line("# a rule after a broken one may need it to hold (a division by "
+                            "the size it")
+                self.w.line("# checks): what fails then ends the list; what fails on a deck "
+                            "that breaks")
+                self.w.line("# no rule is an error of the rules")
+                with self.w.block("if not problems:"):
+                    self.w.line("raise")
+            self.w.line("return list(dict.fromkeys(problems))")
+        with self.function("def deck_problem(cards: list[int], side: list[int]) "
+                           "-> tuple[str, int] | None:",
+                           deck.span, "The first deck-construction rule broken, if any."):
+            self.w.line("problems = deck_problems(cards, side)")
+            self.w.line("return (problems[0][0], problems[0][1]) if problems else None")
 
     def deck_statements(self, statements: tuple[n.Stmt, ...]) -> None:
         w = self.w
@@ -48,8 +66,10 @@ class DeckRuleGenerator(TextGenerator):
                 parts = {name: self.display(self.deck_types[name], var)
                          for name, var in self.visible_bindings().items()
                          if name in self.deck_types}
+                about = self.about[-1] if self.about else "-1"
                 with w.block(f"if {self.negated(stmt.cond, test=True)}:"):
-                    w.line(f"return {self.template(stmt.message, parts)}, {stmt.span.line}")
+                    w.line(f"problems.append(({self.template(stmt.message, parts)}, "
+                           f"{stmt.span.line}, {about}))")
             elif isinstance(stmt, n.Let):
                 value = self.expr(stmt.value)
                 self.deck_types[stmt.name] = m.type_of(stmt.value)
@@ -58,12 +78,18 @@ class DeckRuleGenerator(TextGenerator):
                 collection = self.collection(stmt.domain)
                 with self.bindings.frame():
                     var = self.bindings.bind(stmt.var)
-                    self.deck_types[stmt.var] = t.element_type(m.type_of(stmt.domain)) or t.ANY
+                    element = t.element_type(m.type_of(stmt.domain)) or t.ANY
+                    self.deck_types[stmt.var] = element
+                    card = isinstance(element, t.DefT)
+                    if card:
+                        self.about.append(var)
                     with w.block(f"for {var} in {collection}:"):
                         if stmt.where is not None:
                             with w.block(f"if {self.negated(stmt.where, test=True)}:"):
                                 w.line("continue")
                         self.deck_statements(stmt.body.statements)
+                    if card:
+                        self.about.pop()
             elif isinstance(stmt, n.If):
                 for i, (cond, body) in enumerate(stmt.branches):
                     header = f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"
@@ -116,8 +142,10 @@ def load_deck_checker(model: GameModel) -> ModuleType:
     count = sum(len(r.entries) for r in model.records.values() if r.is_card)
     namespace["COLUMNS"] = {name: LazyColumn(count, value, namespace)
                             for name, value in sources.items()}
-    exec(compile(source, f"<{model.name} deck rules from {model.source_file}>", "exec"),  # noqa: S102
-         namespace)
+    filename = f"<{model.name} deck rules from {model.source_file}>"
+    # for the line of a rule that fails on a deck (compiler.decks)
+    namespace["SOURCE"], namespace["FILENAME"] = source, filename
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
     return module
 
 

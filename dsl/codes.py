@@ -368,6 +368,17 @@ A template sees `card` (name, type, stats, fields, text, flavour), `width`, `hei
       <text x="10" y="20">{{ card.name }}</text>
     </svg>
 """),
+    Code("E0410", "deck rules fail on a deck", """
+Running the deck-construction rules on a shipped deck failed: a rule divides by a number that is
+0 for this deck, for example the size of an empty side deck. The note points at the rule. Make
+the rule hold for any deck, for instance by dividing only when the divisor is not 0:
+
+    deck Card {
+      if size(side) > 0 {
+        require sum(c.cost for c in side) / size(side) <= 4 else "the side deck is too dear"
+      }
+    }
+"""),
 ]
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

@@ -1853,38 +1853,74 @@ FX_CARD_EACH_TURN: Final[tuple[Callable[[State, int, int], None], ...]] = (
 
 
 # rulebooks/dojo/dojo.rules:207
+def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int]]:
+    """Every deck-construction rule broken, each once: its message, its line, and the card it is
+    about (the innermost `for` over cards), or -1.
+    """
+    problems: list[tuple[str, int, int]] = []
+    try:
+        # rulebooks/dojo/dojo.rules:208
+        v_total = len(cards)
+        # rulebooks/dojo/dojo.rules:209
+        if (v_total != 51):
+            problems.append(
+                (
+                    'a deck has 50 cards and 1 homeland: 51 cards in all, not ' + str(v_total),
+                    209,
+                    -1,
+                )
+            )
+        # rulebooks/dojo/dojo.rules:210
+        if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_HOMELAND)) != 1):
+            problems.append(('a deck has exactly one homeland', 210, -1))
+        # rulebooks/dojo/dojo.rules:212
+        for v_c in cards:
+            if not ((C_CARD_KIND[v_c] == KIND_CREATURE) and (C_CARD_RARITY[v_c] < 3)):
+                continue
+            # rulebooks/dojo/dojo.rules:213
+            if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
+                problems.append(
+                    ('at most two copies of the ★ or ★★ creature ' + DEF_NAMES[v_c], 213, v_c)
+                )
+        # rulebooks/dojo/dojo.rules:216
+        for v_c_2 in cards:
+            if not ((C_CARD_KIND[v_c_2] == KIND_CREATURE) and (C_CARD_RARITY[v_c_2] == 3)):
+                continue
+            # rulebooks/dojo/dojo.rules:217
+            if (sum(1 for v_x in cards if (v_x == v_c_2)) != 1):
+                problems.append(
+                    ('only one copy of the ★★★ creature ' + DEF_NAMES[v_c_2], 217, v_c_2)
+                )
+        # rulebooks/dojo/dojo.rules:219
+        for v_c_3 in cards:
+            if not (
+                (C_CARD_KIND[v_c_3] != KIND_CREATURE)
+                and (C_CARD_KIND[v_c_3] != KIND_HOMELAND)
+            ):
+                continue
+            # rulebooks/dojo/dojo.rules:220
+            if (sum(1 for v_x in cards if (v_x == v_c_3)) > 3):
+                problems.append(
+                    (
+                        'at most three copies of ' + DEF_NAMES[v_c_3] + ' (decision DECK_COPIES)',
+                        220,
+                        v_c_3,
+                    )
+                )
+    except Exception:
+        # a rule after a broken one may need it to hold (a division by the size it
+        # checks): what fails then ends the list; what fails on a deck that breaks
+        # no rule is an error of the rules
+        if not problems:
+            raise
+    return list(dict.fromkeys(problems))
+
+
+# rulebooks/dojo/dojo.rules:207
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dojo/dojo.rules:208
-    v_total = len(cards)
-    # rulebooks/dojo/dojo.rules:209
-    if (v_total != 51):
-        return 'a deck has 50 cards and 1 homeland: 51 cards in all, not ' + str(v_total), 209
-    # rulebooks/dojo/dojo.rules:210
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_HOMELAND)) != 1):
-        return 'a deck has exactly one homeland', 210
-    # rulebooks/dojo/dojo.rules:212
-    for v_c in cards:
-        if not ((C_CARD_KIND[v_c] == KIND_CREATURE) and (C_CARD_RARITY[v_c] < 3)):
-            continue
-        # rulebooks/dojo/dojo.rules:213
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most two copies of the ★ or ★★ creature ' + DEF_NAMES[v_c], 213
-    # rulebooks/dojo/dojo.rules:216
-    for v_c_2 in cards:
-        if not ((C_CARD_KIND[v_c_2] == KIND_CREATURE) and (C_CARD_RARITY[v_c_2] == 3)):
-            continue
-        # rulebooks/dojo/dojo.rules:217
-        if (sum(1 for v_x in cards if (v_x == v_c_2)) != 1):
-            return 'only one copy of the ★★★ creature ' + DEF_NAMES[v_c_2], 217
-    # rulebooks/dojo/dojo.rules:219
-    for v_c_3 in cards:
-        if not ((C_CARD_KIND[v_c_3] != KIND_CREATURE) and (C_CARD_KIND[v_c_3] != KIND_HOMELAND)):
-            continue
-        # rulebooks/dojo/dojo.rules:220
-        if (sum(1 for v_x in cards if (v_x == v_c_3)) > 3):
-            return 'at most three copies of ' + DEF_NAMES[v_c_3] + ' (decision DECK_COPIES)', 220
-    return None
+    problems = deck_problems(cards, side)
+    return (problems[0][0], problems[0][1]) if problems else None
 
 
 # rulebooks/dojo/dojo.rules:405

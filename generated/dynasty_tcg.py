@@ -3559,36 +3559,61 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:324
+def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int]]:
+    """Every deck-construction rule broken, each once: its message, its line, and the card it is
+    about (the innermost `for` over cards), or -1.
+    """
+    problems: list[tuple[str, int, int]] = []
+    try:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
+        v_main = len(cards)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
+        v_spare = len(side)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
+        if not ((len(cards) >= 50) and (len(cards) <= 60)):
+            problems.append(('a main deck has 50 to 60 cards, not ' + str(v_main), 327, -1))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
+        if (len(side) > 15):
+            problems.append(('a side deck has 0 to 15 cards, not ' + str(v_spare), 328, -1))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:329
+        for v_c in [*cards, *side]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+            if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
+                problems.append(
+                    (
+                        'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together',
+                        330,
+                        v_c,
+                    )
+                )
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+        if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+            problems.append(('at most 4 champion cards, main and side deck together', 333, -1))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:335
+        if (
+            sum(
+                1
+                for v_c_2 in [*cards, *side]
+                if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
+            ) > 7
+        ):
+            problems.append(
+                ('at most 7 units costing 7 or more, main and side deck together', 335, -1)
+            )
+    except Exception:
+        # a rule after a broken one may need it to hold (a division by the size it
+        # checks): what fails then ends the list; what fails on a deck that breaks
+        # no rule is an error of the rules
+        if not problems:
+            raise
+    return list(dict.fromkeys(problems))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:324
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
-    v_main = len(cards)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
-    v_spare = len(side)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards, not ' + str(v_main), 327
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
-    if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards, not ' + str(v_spare), 328
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:329
-    for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
-        if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 330
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
-    if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 333
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:335
-    if (
-        sum(
-            1
-            for v_c_2 in [*cards, *side]
-            if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
-        ) > 7
-    ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 335
-    return None
+    problems = deck_problems(cards, side)
+    return (problems[0][0], problems[0][1]) if problems else None
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:837

@@ -4544,37 +4544,66 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:320
+def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int]]:
+    """Every deck-construction rule broken, each once: its message, its line, and the card it is
+    about (the innermost `for` over cards), or -1.
+    """
+    problems: list[tuple[str, int, int]] = []
+    try:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:321
+        v_total = len(cards)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:322
+        if (v_total != 40):
+            problems.append(
+                (
+                    'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39, not ' + str(
+                        v_total
+                    ),
+                    322,
+                    -1,
+                )
+            )
+        # rulebooks/rulers_gambit/rulers_gambit.rules:324
+        if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
+            problems.append(('a deck has exactly one Kingdom-Ruler card', 324, -1))
+        # rulebooks/rulers_gambit/rulers_gambit.rules:326
+        for v_c in cards:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:327
+            if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
+                problems.append(('at most 2 copies of ' + DEF_NAMES[v_c], 327, v_c))
+        # rulebooks/rulers_gambit/rulers_gambit.rules:329
+        for v_k in cards:
+            if (C_CARD_KIND[v_k] != KIND_KINGDOM):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:330
+            for v_c_2 in cards:
+                if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:331
+                if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
+                    problems.append(
+                        (
+                            DEF_NAMES[
+                                v_c_2
+                            ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows',
+                            331,
+                            v_c_2,
+                        )
+                    )
+    except Exception:
+        # a rule after a broken one may need it to hold (a division by the size it
+        # checks): what fails then ends the list; what fails on a deck that breaks
+        # no rule is an error of the rules
+        if not problems:
+            raise
+    return list(dict.fromkeys(problems))
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:320
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:321
-    v_total = len(cards)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:322
-    if (v_total != 40):
-        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39, not ' + str(
-            v_total
-        ), 322
-    # rulebooks/rulers_gambit/rulers_gambit.rules:324
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
-        return 'a deck has exactly one Kingdom-Ruler card', 324
-    # rulebooks/rulers_gambit/rulers_gambit.rules:326
-    for v_c in cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:327
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most 2 copies of ' + DEF_NAMES[v_c], 327
-    # rulebooks/rulers_gambit/rulers_gambit.rules:329
-    for v_k in cards:
-        if (C_CARD_KIND[v_k] != KIND_KINGDOM):
-            continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:330
-        for v_c_2 in cards:
-            if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:331
-            if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
-                return DEF_NAMES[
-                    v_c_2
-                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 331
-    return None
+    problems = deck_problems(cards, side)
+    return (problems[0][0], problems[0][1]) if problems else None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:852

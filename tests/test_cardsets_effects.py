@@ -150,10 +150,11 @@ def test_bad_decks_raise_value_error(
 
 
 def test_deck_rules_agree_with_the_checker(tmp_path: Path) -> None:
-    """A shipped deck new_game would refuse is an E0405 at the deck file."""
+    """A shipped deck new_game would refuse is an E0405 at the deck file, at the card the
+    broken rule is about."""
     decks = {"red": "name: Red\ncards:\n  Spark: 3\n  Dud: 1\n"}
     rules = write_game(tmp_path / "game", EFFECT_CARDS, decks)
     found = diagnostics_of(rules)
     assert [(Path(d.span.file).name, d.span.line, d.code) for d in found] == [
-        ("red.deck.yaml", 1, "E0405")]
+        ("red.deck.yaml", 3, "E0405")]
     assert "at most 2 copies of Spark" in found[0].message

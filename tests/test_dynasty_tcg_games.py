@@ -209,7 +209,7 @@ def test_random_games_soak(seeds: range) -> None:
 
 BROKEN_DECKS = [
     ("a main deck has 50 to 60 cards", {"Jinso": 3, "Footman": 3}, "size(cards) >= 50"),
-    # 61 cards: the size is the first rule, so it is the one reported
+    # 61 cards: the size, beside the copies, champions and costly units it has too many of
     ("a main deck has 50 to 60 cards", {"Footman": 4} | {n: 3 for n in (
         "Jinso", "Shield Bearer", "Blade Dancer", "Spear Recruit", "Javelin Thrower",
         "Halberdier", "Pike Sergeant", "Scout Rider", "Lancer", "Slinger", "Archer",
@@ -246,9 +246,9 @@ def test_each_deck_rule_is_reported_at_its_line(tmp_path: Path, message: str,
     text = deck_file(cards, not message.startswith("a main deck"))
     (folder / "decks" / "broken.deck.yaml").write_text(text, encoding="utf-8")
     diagnostics = check_rulebook(folder / "dynasty_tcg.rules").diagnostics.sorted()
-    assert [d.code for d in diagnostics] == ["E0405"], [d.message for d in diagnostics]
-    (found,) = diagnostics
-    assert message in found.message and found.span.file.endswith("broken.deck.yaml")
+    assert {d.code for d in diagnostics} == {"E0405"}, [d.message for d in diagnostics]
+    (found,) = [d for d in diagnostics if message in d.message]
+    assert found.span.file.endswith("broken.deck.yaml")
     (note,) = found.notes
     line = int(note.rsplit(":", 1)[1])
     rules = (RULEBOOK / "dynasty_tcg.rules").read_text(encoding="utf-8").split("\n")

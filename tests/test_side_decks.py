@@ -90,16 +90,22 @@ def check_deck(tmp_path: Path, side: dict[str, int]) -> list[tuple[str, int, str
 
 
 SIDE_LINE = 2 + len(MAIN) + 1  # the `side:` key
+JINSO_LINE = 3 + list(MAIN).index("Jinso")  # its line in the main deck
 CASES = [
     ({"Jinso": 1, "Ironclad Brute": 3}, []),
-    # 16 side cards: reported at `side:`
+    # 16 side cards: reported at `side:`; with them, 7 champions and 12 costly units, each
+    # rule once, at the deck's name (they are about no one card)
     ({"Jinso": 1, "Ironclad Brute": 3, "Warhorse Captain": 3, "Siege Ballista": 3,
       "General Tao": 3, "Mei the Unbroken": 3},
-     [("E0405", SIDE_LINE,
+     [("E0405", 1, "deck 'Swapped' breaks a deck rule: at most 4 champion cards, main and side "
+                   "deck together"),
+      ("E0405", 1, "deck 'Swapped' breaks a deck rule: at most 7 units costing 7 or more, main "
+                   "and side deck together"),
+      ("E0405", SIDE_LINE,
        "deck 'Swapped' breaks a deck rule: a side deck has 0 to 15 cards, not 16")]),
-    # 2 Jinso in the deck and 2 in the side deck: a swap could make 4
-    ({"Jinso": 2}, [("E0405", 1, "deck 'Swapped' breaks a deck rule: at most 3 copies of "
-                                 "Jinso, main and side deck together")]),
+    # 2 Jinso in the deck and 2 in the side deck: a swap could make 4; at Jinso's line
+    ({"Jinso": 2}, [("E0405", JINSO_LINE, "deck 'Swapped' breaks a deck rule: at most 3 "
+                                          "copies of Jinso, main and side deck together")]),
     ({"General Tao": 3, "Lady Mei": 2},
      [("E0405", 1, "deck 'Swapped' breaks a deck rule: at most 4 champion cards, main and side "
                    "deck together")]),
@@ -116,3 +122,26 @@ CASES = [
 def test_each_side_deck_rule_is_reported_with_its_message_and_line(
         tmp_path: Path, side: dict[str, int], expected: list[tuple[str, int, str]]) -> None:
     assert check_deck(tmp_path, side) == expected
+
+
+def definitions(counts: dict[str, int]) -> list[int]:
+    index = {name: i for i, name in enumerate(game.DEF_NAMES)}
+    return [index[name] for name, count in counts.items() for _ in range(count)]
+
+
+def test_deck_problems_gives_every_rule_broken_once_with_the_card_it_is_about() -> None:
+    # 4 Footmen and 3 Jinso with 1 more in the side deck: two cards over the copy limit, each
+    # counted on every copy's turn of the loop and listed once; and 51 + 1 cards, still legal
+    cards = definitions(MAIN | {"Footman": 4, "Jinso": 3})
+    side = definitions({"Jinso": 1})
+    problems = game.deck_problems(cards, side)
+    copies = "at most 3 copies of {}, main and side deck together"
+    assert [(message, game.DEF_NAMES[card]) for message, _line, card in problems] == [
+        (copies.format("Footman"), "Footman"), (copies.format("Jinso"), "Jinso")]
+    assert len({line for _message, line, _card in problems}) == 1
+    assert game.deck_problem(cards, side) == problems[0][:2]
+    # a rule about the whole deck names no card
+    short = game.deck_problems(definitions({"Footman": 3}), [])
+    assert short == [("a main deck has 50 to 60 cards, not 3", short[0][1], -1)]
+    assert game.deck_problems(definitions(MAIN), []) == []
+    assert game.deck_problem(definitions(MAIN), []) is None
