@@ -442,7 +442,7 @@ class ExpressionGenerator(AggregateGenerator):
         symbol = m.symbols.attributes.get(id(e))
         match symbol:
             case sym.PlayerField():
-                return f"{s}.p_{e.name}[{obj}]"
+                return f"{s}.p_{e.name}[{self.seated(e.obj, obj, s)}]"
             case sym.NodeField():
                 return f"{s}.n_{symbol.board}_{e.name}[{obj}]"
             case sym.RecordField():
@@ -483,9 +483,18 @@ class ExpressionGenerator(AggregateGenerator):
         dims = self.zone_dims[zone]
         index = ""
         for i, key in enumerate(keys):
-            value = team_key(self.model, zone, i, self.expr(key, s), s)
+            value = team_key(self.model, zone, i, self.seated(key, self.expr(key, s), s), s)
             index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
         return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
+
+    def seated(self, e: n.Expr, code: str, s: str) -> str:
+        """The code of a player whose zone or field is read: a seat named in the rules that
+        games of fewer players lack is refused by name in such a game (its zones exist,
+        unused, and its fields do not), where it would read nothing or fail."""
+        symbol = self.model.symbols.names.get(id(e)) if isinstance(e, n.Name) else None
+        if isinstance(symbol, sym.Player) and symbol.index >= self.model.min_players:
+            return f"{s}.seat({code})"
+        return code
 
     def call(self, e: n.Call, s: str) -> str:
         args = [self.expr(a, s) for a in e.args]

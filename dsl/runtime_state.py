@@ -552,6 +552,14 @@ class StateCore:
         spare = tuple(name for name in self.PLAYER_NAMES if name not in names)
         return (names + spare)[: len(self.PLAYER_NAMES)]
 
+    def seat(self, index: int) -> int:
+        """A seat the rules name that games of fewer players lack: refused by its name in a
+        game without it (its zones exist, unused, and its fields do not)."""
+        if index >= self.num_players:
+            raise RuleError(f"the rules name {self.seats()[index]}, who is not a seat of "
+                            f"{self.num_players} players")
+        return index
+
     def slot_name(self, slot: int) -> str:
         """A zone slot's path (`hand.North`) with the seat names of the count played."""
         name = self.SLOT_NAMES[slot]

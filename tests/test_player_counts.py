@@ -83,3 +83,40 @@ def test_the_documented_header_is_the_fixtures() -> None:
 
     fixture = lines(RULES.read_text(encoding="utf-8"))
     assert lines(example) == fixture[: len(lines(example))]
+
+
+SEAT_F = """game seat_f { title "Seat F" players 3..6 }
+card Role { v: int }
+data Role { r1 { v: 1 } r2 { v: 2 } }
+zone deck: Role ordered hidden
+zone hand: Role secret per player
+player { coins: int = 0 }
+setup {
+  for d in Role { create d into deck }
+  if size(players) == 6 { F.coins = 1 }
+  draw 1 from deck to hand[WHO]
+  goto turn
+}
+phase turn { actor A  action go() { win A } }
+"""
+
+
+@pytest.mark.parametrize("who", ["F", "A"])
+def test_a_seat_fewer_players_lack_is_refused_by_name_where_its_zone_or_field_is_read(
+    tmp_path: Path, who: str
+) -> None:
+    """Seat F of a game for 3 to 6: its zones exist in every game (unused below 6 players),
+    its fields do not. Read in a game of 3, it is a rule error naming it, where its card went
+    to a zone no player has, or a field read failed with an IndexError. Named under a test of
+    the count, it is fine."""
+    rules = tmp_path / "seat_f.rules"
+    rules.write_text(SEAT_F.replace("WHO", who), encoding="utf-8")
+    compilation = check_rulebook(rules)
+    assert compilation.ok and compilation.model is not None, compilation.diagnostics.sorted()
+    game = load_python(compilation.model)
+    assert game.new_game(seed=1, players=6).get(f"zone.hand.{who}") != []
+    if who == "A":
+        assert len(game.new_game(seed=1, players=3).get("zone.hand.A")) == 1
+        return
+    with pytest.raises(game.RuleError, match="the rules name F, who is not a seat of 3 players"):
+        game.new_game(seed=1, players=3)
