@@ -19,6 +19,7 @@ from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_pr
 from dsl import parse_cache
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, github_escape, render, summary
+from dsl.runtime_base import RuleError
 from dsl.source import SourceFile, Span, display_name, resolved
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -319,6 +320,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         options = _options(args.option)
         state = game.new_game(seed=args.seed, players=api.seat_count(game, args.players, options),
                               options=options, decks=_decks(args.decks))
+    except RuleError as error:  # the rules' own error, whatever the user chose
+        print(f"{game.INFO['name']}: setup failed: {error}", file=sys.stderr)
+        return EXIT_FAIL
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
@@ -331,41 +335,49 @@ def cmd_play(args: argparse.Namespace) -> int:
     start = state.observation(me).get("board", {})
     printer = Printer()
     agent = random.Random(args.seed)
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        if state.current_player() != me:
-            action = agent.choice(actions)
-            # as the human sees it: a spell set face down is not named
-            printer.line(f"{names[state.current_player()]}: {state.action_text(action, me)}",
-                         "red")
-            state.apply_action(action)
-            continue
-        printer.lines(view_lines(state.observation(me), catalogue, start))
-        for i, action in enumerate(actions, 1):
-            printer.line(f"  {i:>3}. {action}", "cyan")
-        while True:
-            try:
-                line = input("your move (number or text, q to quit): ").strip()
-            except EOFError:
-                print()
-                return EXIT_OK
-            if line in ("q", "quit"):
-                return EXIT_OK
-            if line in ("?", "h", "help"):
-                print(f"type a move's number (1 to {len(actions)}) or its text as listed; "
-                      "q quits")
+    moves = 0
+    try:
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            if state.current_player() != me:
+                action = agent.choice(actions)
+                # as the human sees it: a spell set face down is not named
+                printer.line(f"{names[state.current_player()]}: {state.action_text(action, me)}",
+                             "red")
+                state.apply_action(action)
+                moves += 1
                 continue
-            chosen = None
-            # isdigit() holds for '²' and other digits int() refuses: only 0-9 are a number
-            if line.isascii() and line.isdigit() and 1 <= int(line) <= len(actions):
-                chosen = actions[int(line) - 1]
-            else:
-                chosen = next((a for a in actions if str(a) == line), None)
-            if chosen is not None:
-                printer.line(f"{names[me]}: {chosen}", "blue")
-                state.apply_action(chosen)
-                break
-            print("not one of the moves listed (? for help)")
+            printer.lines(view_lines(state.observation(me), catalogue, start))
+            for i, action in enumerate(actions, 1):
+                printer.line(f"  {i:>3}. {action}", "cyan")
+            while True:
+                try:
+                    line = input("your move (number or text, q to quit): ").strip()
+                except EOFError:
+                    print()
+                    return EXIT_OK
+                if line in ("q", "quit"):
+                    return EXIT_OK
+                if line in ("?", "h", "help"):
+                    print(f"type a move's number (1 to {len(actions)}) or its text as listed; "
+                          "q quits")
+                    continue
+                chosen = None
+                # isdigit() holds for '²' and other digits int() refuses: only 0-9 are a number
+                if line.isascii() and line.isdigit() and 1 <= int(line) <= len(actions):
+                    chosen = actions[int(line) - 1]
+                else:
+                    chosen = next((a for a in actions if str(a) == line), None)
+                if chosen is not None:
+                    printer.line(f"{names[me]}: {chosen}", "blue")
+                    state.apply_action(chosen)
+                    moves += 1
+                    break
+                print("not one of the moves listed (? for help)")
+    except RuleError as error:  # the rules reached a state they do not define
+        print(f"{game.INFO['name']}: the rules broke after {moves} moves: {error}",
+              file=sys.stderr)
+        return EXIT_FAIL
     printer.lines(view_lines(state.observation(me), catalogue, start))  # the final position
     outcome = state.returns()
     printer.line("game over: " + ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(outcome)),

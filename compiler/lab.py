@@ -19,6 +19,7 @@ from typing import Any
 
 from compiler import agents as agent_registry
 from compiler.lab_stats import Record
+from dsl.runtime_base import RuleError
 
 AgentSpec = tuple[str, dict[str, object]]
 
@@ -55,16 +56,45 @@ def seating(index: int, players: int, swap: bool) -> list[int]:
     return order[::-1] if swap and index % 2 else order
 
 
+class GameBroke(Exception):  # noqa: N818 - what the run says, a game that broke
+    """A game of a run that the rules could not go on with (a RuleError): which game of the
+    run, and a message saying after how many actions and why. Its arguments are plain data,
+    so that a pool's process can send it to the parent."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(index, message)
+        self.index = index
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def play_one(module: ModuleType, setup: Setup, index: int,
              chosen_agents: Sequence[Any] | None = None) -> Record:
-    """Play game `index` of a run to the end and record it."""
+    """Play game `index` of a run to the end and record it; GameBroke if the rules break."""
+    seed = setup.seed + index
+    record = Record(seed=seed, seats=[], decks=None)
+    try:
+        return _play_one(module, setup, index, record, chosen_agents)
+    except RuleError as error:
+        raise GameBroke(index, f"game {index} (seed {seed}): the rules broke after "
+                        f"{record.plies} actions: {error}") from None
+
+
+def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
+              chosen_agents: Sequence[Any] | None) -> Record:
     players = len(setup.agents)
     seats = seating(index, players, setup.swap)
     decks = agent_decks(module, setup, players)
     seat_decks = [decks[a] for a in seats] if decks is not None else None
-    seed = setup.seed + index
-    state = module.new_game(seed=seed, players=players, options=dict(setup.options),
-                            decks=seat_decks)
+    seed = record.seed
+    record.seats, record.decks = seats, seat_decks
+    try:
+        state = module.new_game(seed=seed, players=players, options=dict(setup.options),
+                                decks=seat_decks)
+    except RuleError as error:
+        raise GameBroke(index, f"game {index} (seed {seed}): setup failed: {error}") from None
     made = list(chosen_agents) if chosen_agents is not None else [
         agent_registry.make(spec) for spec in setup.agents]
     rngs = [random.Random(seed * 7919 + a) for a in range(players)]
@@ -72,7 +102,6 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     hidden = [v == "hidden" for v in state.SLOT_VISIBILITY]
     unseen = [v in ("hidden", "owner", "private") for v in state.SLOT_VISIBILITY]
     def_names = state.DEF_NAMES
-    record = Record(seed=seed, seats=seats, decks=seat_decks)
     played: list[set[str]] = [set() for _ in range(players)]
     drawn: list[Counter[str]] = [Counter() for _ in range(players)]
     legal_kinds: Counter[str] = Counter()

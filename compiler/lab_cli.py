@@ -20,6 +20,7 @@ from compiler.api import seat_count
 from compiler.lab_ray import RayUnavailable
 from compiler.lab_records import RecordsError
 from compiler.lab_stats import Record, summarize
+from dsl.runtime_base import RuleError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -81,6 +82,9 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         setup.keyword_tables, setup.keyword_tests = _keyword_tables(name)
     try:
         first = game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
+    except RuleError as error:  # the rules' own error, whatever was asked
+        print(f"{game.INFO['name']}: setup failed: {error}", file=sys.stderr)
+        return 1
     except ValueError as error:
         return usage(str(error))
     wanted = range(args.first_game, args.first_game + args.n)
@@ -103,6 +107,11 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         played, interrupted, elapsed = _play(stream, len(missing), writer)
     except RayUnavailable as error:
         return usage(str(error))
+    except lab.GameBroke as error:
+        print(f"{game.INFO['name']}: {error}", file=sys.stderr)
+        print(f"  to play it alone, run the same command with --first-game {error.index} -n 1",
+              file=sys.stderr)
+        return 1
     records = sorted([*done.values(), *played], key=lambda r: r.seed)
     return _finish(args, game, setup, first, records, interrupted, elapsed, len(played))
 

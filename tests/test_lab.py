@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -353,3 +354,33 @@ def test_a_card_put_back_or_kept_in_hand_is_not_played() -> None:
     played = {card for r in records for seat in r.played for card in seat}
     assert not played & set(big)
     assert {"Tide Caller", "Frost Wisp"} <= played  # cheap units called, played
+
+
+BREAKS = ROOT / "tests" / "cases" / "rules_break_in_play.rules"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_game_the_rules_break_ends_the_run_with_its_error(
+    capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    """Random players put a third token in a pile of 2 in some game: the run stops with which
+    game and why (a traceback before), in one process or in a pool's."""
+    code, report, err = simulate(capsys, str(BREAKS), "-n", "40", "--jobs", jobs)
+    assert code == 1, (report, err)
+    broke = re.fullmatch(r"breaks: game (\d+) \(seed (\d+)\): the rules broke after 2 actions: "
+                         r"zone pile is full \(2\)\n  to play it alone, run the same command "
+                         r"with --first-game (\d+) -n 1\n", err)
+    assert broke is not None, err
+    assert broke[1] == broke[2] == broke[3]
+    code, _, alone = simulate(capsys, str(BREAKS), "-n", "1", "--first-game", broke[1])
+    assert (code, alone) == (1, err)
+
+
+def test_rules_that_break_in_setup_end_the_run_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rules = tmp_path / "breaks.rules"
+    rules.write_text(BREAKS.read_text(encoding="utf-8").replace(
+        "  goto turn", "  draw 3 from supply to pile\n  goto turn"), encoding="utf-8")
+    code, _, err = simulate(capsys, str(rules), "-n", "5")
+    assert (code, err) == (1, "breaks: setup failed: zone pile is full (2)\n")

@@ -436,3 +436,31 @@ def test_a_page_names_the_zones_of_the_seats_in_play_only(options: dict[str, str
     assert empty is not None
     owners = {name.split(".")[1] for name in empty[1].split(", ")}
     assert owners == set(playing)
+
+
+BREAKS = ROOT / "tests" / "cases" / "rules_break_in_play.rules"
+
+
+def test_a_move_the_rules_break_on_is_refused_and_undone(tmp_path: Path) -> None:
+    """The third token overflows the pile (a rule error): the move is refused with the error,
+    and the game is as it was before it, not half changed; a game whose setup breaks is a
+    message, not a traceback."""
+    model = check_rulebook(BREAKS).model
+    assert model is not None
+    game = load_python(model)
+    session = Session(game, "breaks", seed=0)
+    put = next(a for a in session.state.legal_actions() if str(a) == "A puts a token")
+    for _ in range(2):
+        session.act(DEVICE, [put.kind, *put.args])
+    before = session.state.to_json()
+    with pytest.raises(SessionError, match=r"^the rules broke on that move: zone pile is full "
+                                           r"\(2\)$"):
+        session.act(DEVICE, [put.kind, *put.args])
+    assert session.state.to_json() == before and len(session.moves) == 2
+    rules = tmp_path / "breaks.rules"
+    rules.write_text(BREAKS.read_text(encoding="utf-8").replace(
+        "  goto turn", "  draw 3 from supply to pile\n  goto turn"), encoding="utf-8")
+    broken = check_rulebook(rules).model
+    assert broken is not None
+    with pytest.raises(SessionError, match=r"^setup failed: zone pile is full \(2\)$"):
+        Session(load_python(broken), "breaks", seed=0)

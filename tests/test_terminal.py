@@ -105,3 +105,21 @@ def test_colour_on_a_terminal_and_card_text_is_not_markup() -> None:
     plain = io.StringIO()
     Printer(plain).line("[bold]x[/bold]", "green")
     assert plain.getvalue() == "[bold]x[/bold]\n"
+
+
+BREAKS = ROOT / "tests" / "cases" / "rules_break_in_play.rules"
+
+
+def test_rules_that_break_end_play_with_their_error_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5))  # A puts a third token
+    assert cli.main(["play", str(BREAKS)]) == 1
+    err = capsys.readouterr().err
+    assert err == "breaks: the rules broke after 2 moves: zone pile is full (2)\n"
+    # in setup
+    rules = tmp_path / "breaks.rules"
+    rules.write_text(BREAKS.read_text(encoding="utf-8").replace(
+        "  goto turn", "  draw 3 from supply to pile\n  goto turn"), encoding="utf-8")
+    assert cli.main(["play", str(rules)]) == 1
+    assert capsys.readouterr().err == "breaks: setup failed: zone pile is full (2)\n"

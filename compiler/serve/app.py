@@ -169,7 +169,11 @@ class Server:
                 ply, state = len(session.moves), session.state.clone()
             action = await loop.run_in_executor(None, session.next_bot_move, state, ply)
             async with self.lock:
-                session.play_bot_move(action, ply)
+                try:
+                    session.play_bot_move(action, ply)
+                except SessionError as error:  # the rules broke on the bot's move
+                    print(f"a bot's move: {error}", file=sys.stderr)
+                    return
             await self.broadcast()
 
     # ---- routes

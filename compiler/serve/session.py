@@ -16,7 +16,7 @@ from typing import Any
 
 from compiler import agents
 from compiler.api import seat_count
-from dsl.runtime_base import Action, IllegalAction
+from dsl.runtime_base import Action, IllegalAction, RuleError
 
 HOTSEAT, LINKS = "hotseat", "links"
 DEVICE = -1  # the seat a hot-seat token stands for: whoever holds the device
@@ -41,6 +41,8 @@ def seat_names(game: ModuleType, players: int, options: dict[str, object],
     or SessionError with new_game's message when the count, options or decks do not fit."""
     try:
         state = game.new_game(seed=0, players=players, options=options, decks=decks)
+    except RuleError as error:  # the rules' own error, whatever was asked
+        raise SessionError(f"setup failed: {error}") from None
     except ValueError as error:
         raise SessionError(str(error)) from None
     return list(state.seats())[:players]
@@ -175,6 +177,10 @@ class Session:
             self.state.apply_action(action)
         except IllegalAction as error:
             raise SessionError(f"the rules refuse that move: {error}") from None
+        except RuleError as error:  # the rules reached a state they do not define
+            # the move is undone (apply_action changed the game as far as it got)
+            self._rebuild([(m.action.kind, m.action.actor, m.action.args) for m in self.moves])
+            raise SessionError(f"the rules broke on that move: {error}") from None
         move = Move(action, texts, by_bot)
         self.moves.append(move)
         return move
@@ -223,6 +229,8 @@ class Session:
         try:
             return self.game.new_game(seed=self.seed, players=self.players, options=self.options,
                                       decks=self.decks)
+        except RuleError as error:
+            raise SessionError(f"setup failed: {error}") from None
         except ValueError as error:
             raise SessionError(str(error)) from None
 
