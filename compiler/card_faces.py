@@ -7,11 +7,15 @@ reported (`overflows`) so that the build warns at its YAML line. Sized as a poke
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+import sys
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from compiler import symbols as sym
 from compiler import types as t
@@ -242,7 +246,8 @@ class Layouts:
     message) and the default face is used."""
 
     def __init__(self, source_file: str, named: dict[str, Path] | None = None) -> None:
-        self.folder = Path(source_file).parent / "faces" if source_file else None
+        self.home = Path(source_file).parent if source_file else None
+        self.folder = self.home / "faces" if self.home is not None else None
         # `card T face "file"`: files the resolver found inside the rulebook's folder
         self.named = dict(named or {})
         self.templates: dict[str, object] = {}
@@ -259,19 +264,39 @@ class Layouts:
         found: object = None
         path = self.path(card_type)
         if path is not None and path.is_file():
-            from jinja2 import StrictUndefined, TemplateSyntaxError
-            from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-            environment = ImmutableSandboxedEnvironment(autoescape=True,
-                                                        undefined=StrictUndefined)
-            try:
-                found = environment.from_string(path.read_text(encoding="utf-8"))
-            except TemplateSyntaxError as error:
-                self.problems.append((str(path), error.lineno or 1, error.message or "syntax"))
-            except (OSError, UnicodeDecodeError) as error:
-                self.problems.append((str(path), 1, f"cannot read it: {error}"))
+            found = self._compile(path)
         self.templates[card_type] = found
         return found
+
+    def _compile(self, path: Path) -> object:
+        """The template of a file, or None with the problem noted: a file that links out of
+        the rulebook's folder is not read, nor one too long to be a card's face."""
+        if self.home is not None and not path.resolve().is_relative_to(self.home.resolve()):
+            self.problems.append((str(path), 1, "it is outside the rulebook's folder (a link)"))
+            return None
+        try:
+            if path.stat().st_size > MAX_LAYOUT_BYTES:
+                self.problems.append((str(path), 1, f"it is larger than {MAX_LAYOUT_BYTES:,} "
+                                      "bytes"))
+                return None
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            self.problems.append((str(path), 1, f"cannot read it: {error}"))
+            return None
+        from jinja2 import TemplateSyntaxError
+
+        try:
+            with _deadline(LAYOUT_SECONDS):
+                return _face_environment().from_string(text)
+        except TemplateSyntaxError as error:
+            self.problems.append((str(path), error.lineno or 1, error.message or "syntax"))
+        except (RecursionError, MemoryError):
+            self.problems.append((str(path), 1, "it is nested too deep to be read"))
+        except _TooLong:
+            self.problems.append((str(path), 1, f"reading it took over {LAYOUT_SECONDS:g} s"))
+        except Exception as error:  # Jinja folds constants as it compiles: 10 ** 5000
+            self.problems.append((str(path), 1, f"cannot compile it: {error}"))
+        return None
 
     def render(self, face: CardFace) -> str | None:
         """The card's face by its type's template; None when the type has none (or a broken
@@ -285,12 +310,115 @@ class Layouts:
         card = {"name": face.name, "type": face.card_type, "stats": face.stats,
                 "fields": dict(face.stats), "text": face.text,
                 "outline": outline(face.text), "flavour": face.flavour}
+        problem = None
         try:
-            return template.render(card=card, width=WIDTH, height=HEIGHT,
-                                   wrap=lambda text, width, size: fit_lines(
-                                       [str(text)], float(width), float(size)))
-        except (TemplateError, SecurityError, TypeError, ValueError) as error:
+            with _deadline(LAYOUT_SECONDS):
+                drawn = template.render(card=card, width=WIDTH, height=HEIGHT,
+                                        wrap=lambda text, width, size: fit_lines(
+                                            [str(text)], float(width), float(size)))
+            if len(drawn) <= MAX_FACE_CHARS:
+                return drawn
+            problem = f"its face is over {MAX_FACE_CHARS:,} characters"
+        except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError,
+                LookupError, _LayoutLimit) as error:
+            problem = str(error)
+        except (RecursionError, MemoryError):
+            problem = "it recurses too deep or asks for too much memory"
+        except _TooLong:
+            problem = f"it took over {LAYOUT_SECONDS:g} s"
+        if problem is not None:
             self.problems.append((str(self.path(face.card_type)), 1,
-                                  f"rendering card '{face.name}': {error}"))
+                                  f"rendering card '{face.name}': {problem}"))
             self.templates[face.card_type] = None
             return None
+
+
+# A face layout is the designer's, but may come with an untrusted card set: it is read and drawn
+# with limits, and a layout past one is reported (W0409) and the default face drawn.
+MAX_LAYOUT_BYTES = 256 * 1024
+MAX_FACE_CHARS = 1_000_000
+LAYOUT_SECONDS = 2.0
+# the largest whole number a layout may pass to a call or a filter, or repeat a text or list
+# by: a face is a few hundred points wide, and `"x" * 10 ** 9` would take gigabytes
+MAX_LAYOUT_NUMBER = 100_000
+
+
+class _TooLong(Exception):
+    """A layout that has run past its time."""
+
+
+class _LayoutLimit(Exception):
+    """A layout that asked for more than a face needs (shown as its message)."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Stop the template code Jinja compiled (its frames are named "<template>") once it has
+    run `seconds`: a line trace on those frames alone, so that a loop with nothing in it is
+    stopped too, in any thread."""
+    ends = time.monotonic() + seconds
+
+    def line(frame: FrameType, event: str, arg: Any) -> Any:
+        if time.monotonic() > ends:
+            raise _TooLong
+        return line
+
+    def call(frame: FrameType, event: str, arg: Any) -> Any:
+        return line if frame.f_code.co_filename == "<template>" else None
+
+    previous = sys.gettrace()
+    sys.settrace(call)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
+def _checked(value: object) -> object:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_LAYOUT_NUMBER:
+        raise _LayoutLimit(f"{value} is larger than a face layout may use "
+                           f"({MAX_LAYOUT_NUMBER:,})")
+    return value
+
+
+def _face_environment() -> Any:
+    """Jinja's immutable sandbox with autoescaping (card text is escaped; a template calls no
+    Python), without `lipsum` (random text: the same rulebook must give the same bytes), and
+    with no whole number above MAX_LAYOUT_NUMBER given to a call, a filter, `*` or `**`."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class FaceEnvironment(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**":
+                _checked(right)
+            elif not isinstance(left, (int, float)) or not isinstance(right, (int, float)):
+                _checked(left if isinstance(left, int) else right)  # a text or list repeated
+            return super().call_binop(context, operator, left, right)
+
+        def call(__self, __context: Any, __obj: Any, *args: Any,
+                 **kwargs: Any) -> Any:
+            for value in (*args, *kwargs.values()):
+                _checked(value)
+            return super().call(__context, __obj, *args, **kwargs)
+
+    environment = FaceEnvironment(autoescape=True, undefined=StrictUndefined)
+    environment.globals.pop("lipsum", None)
+    for name, function in list(environment.filters.items()):
+        environment.filters[name] = _guarded_filter(function)
+    return environment
+
+
+def _guarded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args[1:], *kwargs.values()):
+            _checked(value)
+        return function(*args, **kwargs)
+
+    # Jinja reads what a filter is passed first (the context, the environment) from this
+    passed = getattr(function, "jinja_pass_arg", None)
+    if passed is not None:
+        setattr(guarded, "jinja_pass_arg", passed)  # noqa: B010 - an attribute of a function
+    return guarded

@@ -145,15 +145,25 @@ def load_decks(
 ) -> None:
     base = resolved(Path(decl.span.file)).parent
     folder = resolved(base / decl.path)
-    if not folder.is_relative_to(resolved(root or base)) or not folder.is_dir():
+    if (not decl.path.isprintable() or not folder.is_relative_to(resolved(root or base))
+            or not folder.is_dir()):
         diagnostics.add("E0401", decl.span, f"'{decl.path}' is not a folder inside the "
                         "rulebook's folder", hint="decks \"decks\" names a folder of *.deck.yaml")
         return
     files = sorted(folder.glob("*.deck.yaml"))
     if not files:
         diagnostics.add("E0401", decl.span, f"'{decl.path}' holds no *.deck.yaml files")
+    inside = resolved(root or base)
     for file in files:
         name = display_name(file)
+        if not resolved(file).is_relative_to(inside):  # a link to a file elsewhere
+            diagnostics.add("E0401", decl.span, f"'{decl.path}/{file.name}' is outside the "
+                            "rulebook's folder (a link)", hint="keep deck files in the folder")
+            continue
+        if not file.name.isprintable():  # a line break in a name would reach messages and code
+            diagnostics.add("E0401", decl.span, f"the deck file name {file.name!r} holds a "
+                            "line break or another control character", hint="rename the file")
+            continue
         source = sources.read(file, name, diagnostics)
         if source is None:
             continue

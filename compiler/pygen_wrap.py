@@ -187,7 +187,7 @@ class Writer:
         self.lines.append(wrap_items("    " * self.level + head, items, trailing_comma))
 
     def source(self, span: Span) -> None:
-        self.line(f"# {span.file}:{span.line}")
+        self.line(f"# {comment_text(span.file)}:{span.line}")
 
     def block(self, header: str) -> Block:
         """`with w.block("if x:"):` writes the header and indents what the block writes
@@ -258,4 +258,13 @@ class Block:
 
 
 def escape_docstring(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\n", " ")
+    """Text of the rules that a docstring holds as written: its backslashes and quotes cannot
+    end the string (a `"` last would run into the closing quotes), and it is one line."""
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\n", " ")
+    return text[:-1] + '\\"' if text.endswith('"') else text
+
+
+def comment_text(text: str) -> str:
+    """Text of the rules (a file name) that a `#` comment holds: one line of printable
+    characters, so that no line break in it starts a line of code."""
+    return text if text.isprintable() else repr(text)[1:-1]

@@ -333,6 +333,10 @@ def data_file(
     relative: str, span: Span, root: Path | None, diagnostics: Diagnostics, limit: int
 ) -> Path | None:
     """A data file named by the rulebook, which must stay inside the rulebook's folder."""
+    if not relative.isprintable():  # a line break in a name would reach messages and code
+        diagnostics.add("E0401", span, f"the file name {relative!r} holds a line break or "
+                        "another control character", hint="rename the file")
+        return None
     base = resolved(Path(span.file)).parent
     path = resolved(base / relative)
     if not path.is_relative_to(resolved(root or base)):

@@ -113,12 +113,42 @@ def test_a_card_type_may_name_its_own_layout(tmp_path: Path) -> None:
     ("<svg>\n{% for x in %}\n</svg>", 2),  # a syntax error, at its line
     ("<svg>{{ card.nothing }}</svg>", 1),  # a name the card does not have
     ("<svg>{{ card.name.__class__.__mro__[1].__subclasses__() }}</svg>", 1),  # the sandbox
-])
+    # limits on what a layout may ask for: recursion, depth, numbers, memory, time
+    ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}<svg>{{ f(0) }}</svg>", 1),
+    ("<svg>{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}</svg>", 1),
+    ("<svg>{{ 10 ** 5000 }}</svg>", 1),
+    ("<svg>{{ 10 ** ((card.name | length) * 100000) }}</svg>", 1),
+    ('<svg>{{ "x" * 3000000000 }}</svg>', 1),
+    ('<svg>{{ card.name | center(1000000000) }}</svg>', 1),
+    ("<svg>{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+     "</svg>", 1),
+], ids=["syntax", "unknown name", "sandbox", "recursion", "nesting", "huge constant",
+        "huge power", "huge text", "huge filter argument", "endless loops"])
 def test_a_broken_layout_warns_and_the_default_face_is_drawn(tmp_path: Path, layout: str,
                                                              line: int) -> None:
     found, page = build_with_layout(tmp_path, layout)
     assert found == [("W0409", "Card.svg.j2", line)]
     assert 'class="card-face"' in page
+
+
+def test_a_layout_draws_the_same_bytes_every_time(tmp_path: Path) -> None:
+    """lipsum, Jinja's random text, is not given to layouts: the same rulebook, the same
+    faces."""
+    found, _ = build_with_layout(tmp_path, "<svg>{{ lipsum(1, html=False) }}</svg>")
+    assert found == [("W0409", "Card.svg.j2", 1)]
+
+
+def test_a_layout_linked_from_outside_the_rulebooks_folder_is_not_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET", encoding="utf-8")
+    cards, _ = hostile_card_set(tmp_path / "pwned")
+    rules = write_game(tmp_path / "game", cards)
+    (tmp_path / "game" / "faces").mkdir()
+    (tmp_path / "game" / "faces" / "Card.svg.j2").symlink_to(secret)
+    result = build([rules], tmp_path / "out", False, Diagnostics())
+    found = [(d.code, d.message) for c in result.compilations for d in c.diagnostics.sorted()]
+    assert [code for code, _ in found] == ["W0409"] and "outside" in found[0][1], found
+    assert "TOP-SECRET" not in (tmp_path / "out" / "docs" / "cardtest.html").read_text("utf-8")
 
 
 def build_with_named_layout(tmp_path: Path, face: str, file: str,

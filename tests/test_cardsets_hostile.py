@@ -255,3 +255,53 @@ def test_a_word_in_a_card_field_says_what_type_the_field_needs() -> None:
     # only names that fit the field are offered: players, not the colour 'green'
     assert found[(17, "E0101")] == ("unknown name 'grene': field 'rival' needs a player",
                                     "one of: A, B")
+
+
+# ---- names and texts that reach the generated module -----------------------------------------
+def test_a_data_file_name_with_a_line_break_is_refused_and_never_reaches_code(
+    tmp_path: Path,
+) -> None:
+    """A file named `x<newline>import os; ...` (a real newline): its name, written in the
+    module's `# file:line` comments, began a line of code that ran on import."""
+    rules = write_game(tmp_path / "game", EFFECT_CARDS)
+    hostile = "x\nimport os; os.system('touch PWNED')\n#.cards.yaml"
+    (rules.parent / "core.cards.yaml").rename(rules.parent / hostile)
+    text = rules.read_text(encoding="utf-8").replace('"core.cards.yaml"',
+                                                     '"x\\nimport os; os.system(\'touch PWNED\')'
+                                                     '\\n#.cards.yaml"')
+    rules.write_text(text, encoding="utf-8")
+    found = [(d.code, d.message) for d in errors_of(rules)]
+    assert found[0][0] == "E0401" and "line break" in found[0][1], found
+
+
+def test_a_comment_is_one_line_of_code_whatever_the_file_name() -> None:
+    from compiler.pygen_wrap import comment_text
+
+    assert comment_text("rulebooks/a b.rules") == "rulebooks/a b.rules"
+    for name in ("x\nimport os", "x\rimport os", "x\u2028y", "x\x85y", "x\x1b[2J"):
+        assert comment_text(name).isprintable() and "\n" not in comment_text(name)
+
+
+@pytest.mark.parametrize("doc", ['heals "n"', 'ends in two ""', '"', "a backslash \\",
+                                 'three """ quotes'])
+def test_a_doc_comment_of_any_text_builds_a_module(tmp_path: Path, doc: str) -> None:
+    """A `##` comment ending in a quote ran into the docstring's closing quotes: the module
+    did not parse (built with exit 0)."""
+    rules = write_game(tmp_path / "game", EFFECT_CARDS)
+    text = rules.read_text(encoding="utf-8").replace(
+        "procedure gain(", f"## {doc}\nprocedure gain(")
+    rules.write_text(text, encoding="utf-8")
+    game = build_game(rules, tmp_path / "out")
+    assert game.proc_gain.__doc__ == doc
+    play_through(game, seed=1)
+
+
+def test_a_deck_file_linked_from_outside_is_not_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-OUTSIDE", encoding="utf-8")
+    rules = write_game(tmp_path / "game", EFFECT_CARDS, {"red": "name: Red\ncards:\n  Spark: 2\n"})
+    (rules.parent / "decks" / "zzz.deck.yaml").symlink_to(secret)
+    found = diagnostics_of(rules)
+    assert [d.code for d in found if d.code.startswith("E")] == ["E0401"], found
+    assert "outside the rulebook's folder" in found[0].message
+    assert all("TOP-SECRET" not in str(d) for d in found)
