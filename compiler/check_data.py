@@ -22,8 +22,11 @@ from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.source import Span
 
 # What a field of each type needs, and how to write it, for a word that names nothing.
+# control characters other than tabs and line breaks, which card text may hold
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WRITE: dict[type[t.Type], str] = {
     t.IntT: "write a whole number, such as 3",
     t.BoolT: "write true or false",
@@ -78,11 +81,15 @@ class DataChecker(StatementChecker):
                   for name, info in record.fields.items()}
         types, names, data_names = self.model.types, self.model.symbols.names, self.data_names
         for entry in record.entries:
+            if _CONTROL.search(entry.description):
+                self.control_character(entry.span, entry.description, "its description")
             for name, value in entry.values.items():
                 info, effect, what, fits = fields[name]
                 if effect or isinstance(value, n.EffectLit):
                     self.effect_value(record.name, info, value)
                     continue
+                if type(value) is n.StrLit and _CONTROL.search(value.value):
+                    self.control_character(value.span, value.value, what)
                 # Most values are literals and names already met: what data_type records for
                 # them, without its calls (reported_as_word passes over both).
                 actual = _LITERAL_TYPES.get(type(value))
@@ -101,6 +108,15 @@ class DataChecker(StatementChecker):
                         known = fits[id(actual)] = (actual, t.assignable(actual, info.type))
                     if not known[1]:
                         self.expect(value, actual, info.type, what)
+
+    def control_character(self, span: Span, text: str, what: str) -> None:
+        """Card text is shown in rulebooks, pages and terminals: a control character (a YAML
+        escape, "\\e[2J") would make the SVG of a face unreadable or act on a terminal."""
+        found = _CONTROL.search(text)
+        assert found is not None
+        self.diagnostics.add("E0403", span, f"the text of {what} holds the control character "
+                             f"U+{ord(found[0]):04X}", hint="remove it: a card's text is shown "
+                             "to players, in rulebooks, pages and terminals")
 
     def reported_as_word(self, value: n.Expr, info: FieldInfo) -> bool:
         """Report a card field's value that is a word naming nothing, saying what the field

@@ -18,7 +18,7 @@ from compiler.driver import Compilation
 from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl import parse_cache
 from dsl.codes import CODES, explain
-from dsl.diagnostics import Diagnostic, Diagnostics, github_escape, render, summary
+from dsl.diagnostics import Diagnostic, Diagnostics, github_escape, render, shown, summary
 from dsl.runtime_base import RuleError
 from dsl.source import SourceFile, Span, display_name, resolved
 
@@ -200,7 +200,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         for r in results:
             if r.passed:
                 if args.format == "text":
-                    print(f"PASS {r.file}:{r.line} {r.name}")
+                    print(shown(f"PASS {r.file}:{r.line} {r.name}"))
                 continue
             for at, failure in r.located():
                 if args.format == "github":
@@ -208,7 +208,7 @@ def cmd_test(args: argparse.Namespace) -> int:
                           f"title={github_escape(r.name, prop=True)}::"
                           f"{github_escape(f'{r.name}: {failure}')}")
                 else:
-                    print(f"FAIL {r.file}:{at} {r.name}: {failure}")
+                    print(shown(f"FAIL {r.file}:{at} {r.name}: {failure}"))
         print(f"scenarios: {passed} passed, {failed} failed")
     return EXIT_FAIL if failed or not results else EXIT_OK
 

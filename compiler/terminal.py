@@ -12,6 +12,7 @@ from compiler import types as t
 from compiler.card_faces import CardFace, outline
 from compiler.model import BoardInfo
 from compiler.serve.catalogue import Catalogue
+from dsl.diagnostics import shown
 
 Line = tuple[str, str]  # the text, and its rich style ("" for none)
 CELL = 7  # characters of a grid or hex cell
@@ -175,6 +176,7 @@ class Printer:
             self.line(text, style)
 
     def line(self, text: str, style: str = "") -> None:
+        text = shown(text)  # card text could hold an escape sequence the terminal would run
         if self.console is None:
             print(text, file=self.out)
             return

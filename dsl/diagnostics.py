@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -74,12 +75,30 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return "did you mean one of " + ", ".join(f"'{m}'" for m in matches) + "?"
 
 
+# Characters of a user's file that a terminal would act on instead of showing: control
+# characters (an escape sequence clears the screen or retitles the window) and the
+# bidirectional controls that reorder what is read ("Trojan Source"). Tabs and line ends are
+# laid out as they are.
+_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """Text from a user's files (a name, a message quoting one) as a terminal may print it:
+    each character it would act on written as its escape, `\\x1b`."""
+    if _UNSHOWN.search(text) is None:
+        return text
+    return _UNSHOWN.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
+
+
 def render_text(diagnostic: Diagnostic, sources: dict[str, SourceFile]) -> str:
     span = diagnostic.span
-    lines = [f"{span}: {diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}"]
+    lines = [f"{shown(str(span))}: {diagnostic.severity.value}[{diagnostic.code}]: "
+             f"{shown(diagnostic.message)}"]
     source = sources.get(span.file)
     if source is not None and span.line <= len(source.lines):
-        raw = source.line(span.line)
+        # one character for one, so that the caret stays under its column
+        raw = _UNSHOWN.sub("\ufffd", source.line(span.line))
         text = raw.expandtabs(4)
         # the caret goes under the column as the line is shown, its tabs expanded
         column = len(raw[: span.column - 1].expandtabs(4)) + 1
@@ -96,9 +115,9 @@ def render_text(diagnostic: Diagnostic, sources: dict[str, SourceFile]) -> str:
     else:
         prefix = " "
     for note in diagnostic.notes:
-        lines.append(f"{prefix} = note: {note}")
+        lines.append(f"{prefix} = note: {shown(note)}")
     if diagnostic.hint:
-        lines.append(f"{prefix} = help: {diagnostic.hint}")
+        lines.append(f"{prefix} = help: {shown(diagnostic.hint)}")
     return "\n".join(lines)
 
 
@@ -120,7 +139,7 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, object]:
 
 def github_escape(text: str, *, prop: bool = False) -> str:
     """Text for a GitHub workflow command: its message, or with `prop` a property's value."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = shown(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

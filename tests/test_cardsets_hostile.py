@@ -305,3 +305,31 @@ def test_a_deck_file_linked_from_outside_is_not_read(tmp_path: Path) -> None:
     assert [d.code for d in found if d.code.startswith("E")] == ["E0401"], found
     assert "outside the rulebook's folder" in found[0].message
     assert all("TOP-SECRET" not in str(d) for d in found)
+
+
+def test_card_text_with_a_control_character_is_refused_where_it_is(tmp_path: Path) -> None:
+    """A YAML escape puts an escape sequence in card text: it cleared a terminal in `play`
+    and made the faces' SVG unreadable. A tab and a line break are text."""
+    cards = EFFECT_CARDS.replace("description: Two points.",
+                                 'description: "Two\\tpoints,\\nat once."\n'
+                                 '    flavour: "\\e]0;PWNED\\a\\e[2J"').replace(
+        "  - name: Dud\n", '  - name: Dud\n    description: "a\\bb"\n')
+    rules = write_game(tmp_path / "game", cards)
+    found = [(d.code, d.span.line, d.message) for d in errors_of(rules)]
+    assert found == [
+        ("E0403", 5, "the text of field 'flavour' holds the control character U+001B"),
+        ("E0403", 18, "the text of its description holds the control character U+0008")], found
+
+
+def test_diagnostics_show_a_control_character_as_its_escape(tmp_path: Path) -> None:
+    """A deck naming a card `<ESC>]0;PWNED<BEL>`: the unknown name is quoted in the message,
+    and its escape sequence would retitle the terminal that prints it."""
+    from dsl.diagnostics import render
+
+    decks = {"red": 'name: Red\ncards:\n  "\\e]0;PWNED\\aSpark": 2\n'}
+    rules = write_game(tmp_path / "game", EFFECT_CARDS, decks)
+    result = check_rulebook(rules)
+    for fmt in ("text", "github"):
+        text = render(result.diagnostics.sorted(), result.sources, fmt)
+        assert "E0404" in text and "\x1b" not in text and "\x07" not in text, text
+        assert "\\x1b]0;PWNED\\x07Spark" in text
