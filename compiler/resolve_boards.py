@@ -20,7 +20,7 @@ from compiler.project import NO_SUCH_PATH, path_problem
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import SourceFile, Span, display_name, resolved
-from dsl.yaml_limits import crossed_limit
+from dsl.yaml_limits import crossed_limit, repeated_key
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_MAP_BYTES = 4 * 1024 * 1024
@@ -58,10 +58,21 @@ class MapFile:
                 return None, None
         return key, current
 
+    def nth_key(self, position: int, *path: str | int) -> yaml.ScalarNode | None:
+        """The key written in place `position` of the mapping at path: a key YAML reads as
+        something else than its text (`~` is none, `yes` true) is found by its place."""
+        mapping = self.node(*path)[1]
+        if isinstance(mapping, yaml.MappingNode) and 0 <= position < len(mapping.value):
+            key = mapping.value[position][0]
+            return key if isinstance(key, yaml.ScalarNode) else None
+        return None
+
     def span(self, *path: str | int, key: bool = False) -> Span | None:
         """Where the value (or with key, the key) at path is written; None if it is not."""
         key_node, value_node = self.node(*path)
-        node = key_node if key and key_node is not None else value_node
+        return self.node_span(key_node if key and key_node is not None else value_node)
+
+    def node_span(self, node: yaml.Node | None) -> Span | None:
         if node is None:
             return None
         start, end = node.start_mark, node.end_mark
@@ -269,6 +280,15 @@ class BoardResolver:
             # composed once: the nodes say where each part is written, the data is built
             # from them (safe_load would read the text a second time)
             root = loader.get_single_node()
+            repeated = None if root is None else repeated_key(root)
+            if repeated is not None:  # YAML would keep the last silently
+                first, again = repeated
+                start, end = again.start_mark, again.end_mark
+                self.diagnostics.add("E0401", Span(name, start.line + 1, start.column + 1,
+                                                   end.line + 1, end.column + 1),
+                                     f"'{again.value}' is given twice (first at line "
+                                     f"{first.start_mark.line + 1}): keep one", notes=[note])
+                return None
             data: object = None if root is None else loader.construct_document(root)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
@@ -303,10 +323,14 @@ class BoardResolver:
                    "neighbours", located.span("nodes") or located.span(),
                    hint=did_you_mean(keys[0], ["nodes"]) if len(keys) == 1 else None)
             return
-        for name, neighbours in nodes.items():
+        for position, (name, neighbours) in enumerate(nodes.items()):
             if not isinstance(name, str) or not _IDENTIFIER.match(name):
-                refuse(f"map node name {name!r} is not a valid name",
-                       located.span("nodes", str(name), key=True))
+                written = located.nth_key(position, "nodes")
+                refuse(f"map node name '{written.value if written else name}' is not a valid "
+                       "name", located.node_span(written),
+                       hint="a node's name is a word of letters, digits and underscores" + (
+                           ", which YAML does not read as something else (none, true, a "
+                           "number)" if not isinstance(name, str) else ""))
                 return
             if not isinstance(neighbours, list) or not all(
                 isinstance(x, str) for x in neighbours

@@ -16,6 +16,7 @@ folder, then in its project, or a rulebook's path from its folder
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,8 @@ from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl.diagnostics import did_you_mean
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
-from dsl.yaml_limits import crossed_limit
+from dsl.yaml_limits import crossed_limit, repeated_key
+from dsl.yaml_origins import same_lines
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
 SCENARIO_KEYS = ("game", "name", "seed", "players", "options", "decks", "setup", "rolls",
@@ -85,7 +87,55 @@ class ScriptedRng(Rng):
 
 
 class _LineLoader(yaml.SafeLoader):
-    """A safe loader that remembers the line of each top-level document."""
+    """A safe loader whose marks count lines and columns as dsl.source does (only "\\n" ends
+    a line; YAML also ends one at a lone CR, NEL, U+2028 and U+2029), so that a failure is
+    reported at the line an editor shows. Dates are left as text (a scenario's values are
+    rulebook values), and a whole number too long to be one is refused where it is written."""
+
+    def __init__(self, text: str) -> None:
+        self.line_starts = None if same_lines(text) else [
+            0, *(found.end() for found in re.finditer("\n", text))]
+        super().__init__(text)
+
+    def get_mark(self) -> yaml.Mark:
+        mark = super().get_mark()
+        if self.line_starts is None:
+            return mark
+        line = bisect.bisect_right(self.line_starts, mark.index) - 1
+        return yaml.Mark(mark.name, mark.index, line, mark.index - self.line_starts[line],
+                         mark.buffer, mark.pointer)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """A mapping whose keys are their text as written: a scenario's keys are names and
+        paths, and `yes:` or `1:` is the name written (YAML would read true, or a number)."""
+        self.flatten_mapping(node)  # the `<<` merges
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                key: Any = key_node.value
+            else:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key is a name or a path, not a list or a mapping",
+                    key_node.start_mark)
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+    def construct_text(self, node: yaml.ScalarNode) -> str:
+        """A date, as its text: `2001-02-30` would be refused as no day of February."""
+        return str(self.construct_scalar(node))
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        if len(node.value) > MAX_INT_DIGITS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a whole number of {len(node.value):,} digits is longer than any "
+                "a rule holds", node.start_mark)
+        return int(super().construct_yaml_int(node))
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:int", _LineLoader.construct_yaml_int)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _LineLoader.construct_text)
+# more digits than any number the rules hold, and than Python turns into a number at once
+MAX_INT_DIGITS = 100
 
 
 class ScenarioFileError(ValueError):
@@ -129,25 +179,6 @@ def _scenario_data(data: dict[str, Any], node: yaml.Node) -> ScenarioData:
     return scenario
 
 
-def _repeated_key(node: yaml.Node) -> tuple[str, int, int] | None:
-    """The first key written twice in one mapping of the document, with both its lines."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, yaml.MappingNode):
-            seen: dict[str, int] = {}
-            for key, value in current.value:
-                if isinstance(key, yaml.ScalarNode):
-                    line = key.start_mark.line + 1
-                    if key.value in seen:
-                        return str(key.value), seen[key.value], line
-                    seen[key.value] = line
-                pending.append(value)
-        elif isinstance(current, yaml.SequenceNode):
-            pending.extend(current.value)
-    return None
-
-
 def _same(actual: object, expected: object) -> bool:
     """Whether a value read from the state is the expected one: as `==`, except that true and
     false are not the numbers 1 and 0 (`setup` refuses one for the other too)."""
@@ -178,11 +209,13 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
             node = loader.get_node()
             if node is None:
                 break
-            repeated = _repeated_key(node)
+            repeated = repeated_key(node)
             if repeated is not None:  # YAML would keep the last silently: one would go untested
-                key, first, again = repeated
-                raise ScenarioFileError(f"the key '{key}' is written twice, at lines {first} and "
-                                        f"{again}: keep one", again)
+                first, again = repeated
+                raise ScenarioFileError(
+                    f"the key '{again.value}' is written twice, at lines "
+                    f"{first.start_mark.line + 1} and {again.start_mark.line + 1}: keep one",
+                    again.start_mark.line + 1)
             data = loader.construct_document(node)
             if isinstance(data, dict):
                 data = _scenario_data(data, node)
@@ -197,7 +230,9 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
                         f"{opened.line + 1}, column {opened.column + 1}")
         if mark is None:
             raise ScenarioFileError(f"not valid YAML: {problem}", 1) from None
-        raise ScenarioFileError(f"not valid YAML at column {mark.column + 1}: {problem}",
+        unread = isinstance(error, yaml.constructor.ConstructorError)
+        what = "a value that cannot be read" if unread else "not valid YAML"
+        raise ScenarioFileError(f"{what} at column {mark.column + 1}: {problem}",
                                 mark.line + 1) from None
     finally:
         if loader is not None:

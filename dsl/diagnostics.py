@@ -77,9 +77,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 # Characters of a user's file that a terminal would act on instead of showing: control
 # characters (an escape sequence clears the screen or retitles the window) and the
-# bidirectional controls that reorder what is read ("Trojan Source"). Tabs and line ends are
-# laid out as they are.
-_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+# bidirectional controls that reorder what is read ("Trojan Source"), and the line and paragraph
+# separators. Tabs and line ends are laid out as they are.
+_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
                       "\u2066-\u2069]")
 
 

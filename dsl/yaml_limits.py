@@ -175,3 +175,22 @@ def _refused_character(text: str, error: ReaderError) -> YamlLimit | None:
               else f"\\u{error.character:04x}")
     return YamlLimit("E0003", index, f"the {kind} U+{error.character:04X} is not allowed in YAML",
                      f'delete it, or write it as "{escape}" inside a double-quoted string')
+
+
+def repeated_key(node: yaml.Node) -> tuple[yaml.ScalarNode, yaml.ScalarNode] | None:
+    """The first key written twice in one mapping of a composed document, where it is written
+    first and again (YAML keeps the last value silently)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, yaml.MappingNode):
+            seen: dict[str, yaml.ScalarNode] = {}
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        return seen[key.value], key
+                    seen[key.value] = key
+                pending.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            pending.extend(current.value)
+    return None

@@ -191,3 +191,25 @@ def test_an_expected_refusal_of_a_text_that_is_no_action_fails(
     code, output = run_test(tmp_path, text, monkeypatch, capsys)
     assert code == 1, output
     assert "'expect: error' must be a text, a part of the refusal's message" in output
+
+
+@pytest.mark.parametrize(("body", "line", "words"), [
+    # U+2028 and NEL end a line for YAML, not for an editor: the failure is at the line shown
+    ('name: "a\u2028b\x85c"\nseed: 0\nexpect:\n  turn: 99\n', 5, "expect turn:"),
+    ("expect:\n  turn: " + "9" * 5000 + "\n", 5,
+     "a value that cannot be read at column 9: a whole number of 5,000 digits"),
+    ("expect:\n  yes: 1\n", 5, "expect yes: no path 'yes'"),
+    ("yes: 1\n", 4, "unknown key 'yes'"),
+    ("decks: {1: red, ~: blue}\n", 1, "decks given for unknown players: 1, ~"),  # Ruler's Gambit
+], ids=["line separators", "a huge number", "an expected path yes", "a key yes", "seat keys"])
+def test_what_yaml_reads_otherwise_is_reported_as_written_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    body: str, line: int, words: str,
+) -> None:
+    base = GOOD.replace("name: shaped\nseed: 0\n", "") if body.startswith("name") else GOOD
+    if body.startswith("decks"):
+        base = base.replace("dynasties", "rulers_gambit")
+    code, output = run_test(tmp_path, base + body, monkeypatch, capsys)
+    assert code == 1, output
+    assert f"shape.scenario.yaml:{line} " in output and words in output, output
+    assert "Exceeds the limit" not in output and "True" not in output

@@ -344,3 +344,20 @@ def test_a_refused_character_in_a_scenario_fails_at_its_line(
     assert code == 1, output
     assert ("FAIL odd.scenario.yaml:2 (file): cannot read: the control character U+0000 is not "
             "allowed in YAML (column 8;") in output, output
+
+
+# ---- map files: what YAML would read silently otherwise --------------------------------------
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ("nodes:\n  north: [east]\n  north: []\n  east: []\n", (3, 3),
+     "'north' is given twice (first at line 2): keep one"),
+    ("nodes:\n  east: []\n  ~: [east]\n", (3, 3), "map node name '~' is not a valid name"),
+    ("nodes:\n  yes: []\n", (2, 3), "map node name 'yes' is not a valid name"),
+], ids=["a node twice", "none", "true"])
+def test_a_map_key_yaml_would_misread_is_reported_at_the_key(
+    tmp_path: Path, text: str, where: tuple[int, int], message: str
+) -> None:
+    rules = copy_case(tmp_path, "data_map_valid.rules", "maps/ring.map.yaml")
+    (tmp_path / "maps" / "ring.map.yaml").write_text(text, encoding="utf-8")
+    [found] = check_rulebook(rules).diagnostics.sorted()
+    assert (Path(found.span.file).name, found.span.line, found.span.column, found.code,
+            found.message) == ("ring.map.yaml", *where, "E0401", message)
