@@ -102,7 +102,8 @@ class StateCore:
     # `call P`: the phases to come back to, innermost last (`return` resumes the last)
     calls: list[int]
     # `responders`: per phase with one, the player it starts from and the turn-order offset
-    # from there of the last who answered (0: nobody yet)
+    # from there of the last who answered (0: nobody yet); the window of a phase that called
+    # another is kept under -1 - its place in `calls` until the call returns
     windows: dict[int, list[int]]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
@@ -330,6 +331,11 @@ class StateCore:
         """`call P`: go to P, and come back to this phase when P returns."""
         if self.phase < 0:
             raise RuleError("'call' needs a phase to come back to")
+        window = self.windows.get(self.phase)
+        if window is not None:
+            # kept for the return, the same list (the actor who called from the window has
+            # answered it once the action ends): the call may open this phase's window anew
+            self.windows[-1 - len(self.calls)] = window
         self.calls.append(self.phase)
         self.pending = phase
 
@@ -338,7 +344,11 @@ class StateCore:
         (-2 - phase), and the phase loop resumes it without its `on enter`."""
         if not self.calls:
             raise RuleError(f"phase {self.PHASES[self.phase]} returns, but no 'call' entered it")
-        self.pending = -2 - self.calls.pop()
+        caller = self.calls.pop()
+        window = self.windows.pop(-1 - len(self.calls), None)
+        if window is not None:  # the caller's window goes on where it was
+            self.windows[caller] = window
+        self.pending = -2 - caller
 
     def win(self, player: int) -> None:
         if self.result is None:

@@ -307,3 +307,50 @@ def test_a_window_of_all_asks_its_starting_player_last(tmp_path: Path) -> None:
     # skipped by the condition and A answers last
     assert asked == ["B", "C", "A", "B", "A"]
     assert state.is_terminal() and state.returns() == [1.0, -1.0, -1.0]
+
+
+COUNTER_CLAIMS = """game counter_claims {
+  title "Counter Claims"
+  players 4
+}
+state { claimer: player = A  depth: int = 0 }
+setup { goto turn }
+phase turn {
+  actor A
+  action go() says "{actor} claims" {
+    claimer = actor
+    call window
+  }
+  action stop() says "{actor} stops" { win A }
+}
+phase window {
+  responders from claimer where depth < 3
+  action pass_it() says "{actor} passes" { }
+  action counter() says "{actor} counters" {
+    depth += 1
+    call window
+  }
+  on done { return }
+}
+"""
+
+
+def test_a_window_that_calls_itself_goes_on_where_it_was_when_the_call_returns(
+    tmp_path: Path,
+) -> None:
+    """B counters A's claim from the window, which calls the window again: once the inner
+    window is done, the outer one asks C and D, who had not answered (it was wiped, and
+    play went back to the turn)."""
+    (tmp_path / "counter_claims.rules").write_text(COUNTER_CLAIMS, encoding="utf-8")
+    game = load_game(str(tmp_path / "counter_claims.rules"))
+    state = game.new_game(seed=1, players=4)
+    asked = []
+    for text in ("A claims", "B counters", "B passes", "C passes", "D passes", "C passes",
+                 "D passes"):
+        asked.append(state.player_name(state.current_player()))
+        state.apply_action(state.parse_action(text))
+        again = game.from_json(state.to_json())  # the kept window is saved with the game
+        assert again.to_json() == state.to_json()
+        assert [str(a) for a in again.legal_actions()] == [str(a) for a in state.legal_actions()]
+    assert asked == ["A", "B", "B", "C", "D", "C", "D"]
+    assert [str(a) for a in state.legal_actions()] == ["A claims", "A stops"]
