@@ -85,8 +85,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output is not None else None
     result, extra = api.build_all(args.paths or None, out, args.check)
     _keep(result)
-    # stale output is a diagnostic too, so every format (json, github) names each file
-    for path, source in result.left_over.items():
+    # stale output is a diagnostic of --check, so every format (json, github) names each
+    # file; a build removes what a rulebook that is gone left, and says so
+    for path, source in result.left_over.items() if args.check else ():
         extra.add("E0009", Span.point(display_name(path)),
                   f"generated from {source}, which is gone",
                   hint="run `rulecraft build` to remove it, and commit the result")

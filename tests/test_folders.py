@@ -338,10 +338,32 @@ def test_outputs_of_a_rulebook_that_is_gone_are_stale_then_removed(
     code, output = run("build", cwd=project)
     assert code == 0, output
     assert "removed generated/other.py: generated from rulebooks/other/other.rules" in output
+    assert "E0009" not in output  # a build removes them: no error beside its exit 0
     assert files_under(generated) == {"__init__.py", "helper.py", "mini.py", "docs/mini.md",
                                       "docs/mini.html"}
     code, output = run("build", "--check", cwd=project)
     assert code == 0, output
+
+
+def test_building_one_rulebook_keeps_every_other_games_outputs(run: Run, tmp_path: Path) -> None:
+    """The docs write a rulebook's name as Markdown (`the\\_other`) and HTML (`&amp;`): read as
+    written, the names were of no rulebook, and building one game from its folder removed the
+    other games' docs as left by a rulebook that is gone."""
+    mini = mini_project(tmp_path)
+    other = mini.parent.parent / "rulebooks" / "the_other & co"
+    other.mkdir()
+    (other / "the_other.rules").write_text(MINI.replace("game mini", "game the_other"),
+                                           encoding="utf-8")
+    project = mini.parent.parent
+    code, output = run("build", cwd=project)
+    assert code == 0, output
+    before = files_under(project / "generated")
+    assert "docs/the_other.md" in before and "docs/the_other.html" in before
+    code, output = run("build", "--check", ".", cwd=mini.parent)
+    assert code == 0, output
+    code, output = run("build", mini.name, cwd=mini.parent)
+    assert code == 0 and "removed" not in output, output
+    assert files_under(project / "generated") == before
 
 
 def test_a_folder_given_with_o_keeps_what_other_builds_wrote(run: Run, tmp_path: Path) -> None:
