@@ -44,7 +44,10 @@ class Encoding:
         state = module.State
         self.players = list(module.INFO["player_names"])
         self.phases = list(state.PHASES)
-        self.slots = list(state.SLOT_NAMES)
+        # the zones of the seats of the count played (those of a seat it lacks are empty)
+        seated = len(sample[0]["players"]) if sample else len(self.players)
+        self.slots = [name for slot, name in enumerate(state.SLOT_NAMES)
+                      if state.SLOT_OWNER[slot] < seated]
         self.defs = list(state.DEF_NAMES)
         self.def_index = {name: i for i, name in enumerate(self.defs)}
         self.paths: list[tuple[Any, ...]] = []

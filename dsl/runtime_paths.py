@@ -100,10 +100,10 @@ class StatePaths(StateSeats):
                     # a scenario can expect how many cards a shuffled zone holds, which it
                     # cannot expect card by card
                     return self._zone_size(
-                        self.team_slot(base + _flat_index(keys[:-1], dims)), path)
+                        self.team_slot(base + self._zone_index(name, keys[:-1], dims)), path)
                 if len(keys) != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
-                return self._zone(self.team_slot(base + _flat_index(keys, dims)))
+                return self._zone(self.team_slot(base + self._zone_index(name, keys, dims)))
         raise KeyError(f"no path {path!r} in {self.GAME}")
 
     def seated_zones(self) -> tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]:
@@ -114,6 +114,17 @@ class StatePaths(StateSeats):
         return tuple((name, base, tuple(seats if keys is self.PLAYER_NAMES else keys
                                         for keys in dims)) for name, base, dims in self.ZONES)
 
+    def _zone_index(self, name: str, keys: list[str],
+                    dims: tuple[tuple[str, ...], ...]) -> int:
+        """The slot offset of zone `name`'s keys: a seat the count played lacks is no key
+        (its zones exist, unused, as the largest count's tables keep their shape)."""
+        index = _flat_index(keys, dims)
+        plain = next(d for zone, _, d in self.ZONES if zone == name)
+        for key, names, original in zip(keys, dims, plain, strict=True):
+            if original is self.PLAYER_NAMES and names.index(key) >= self.num_players:
+                raise KeyError(f"{key} is not a seat of {self.num_players} players")
+        return index
+
     def _card_field(self, parts: list[str]) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         """`card.ZONE[.KEY...].INDEX.FIELD`: a 'per card' field of the card at a zone position
         (0 is the first card), e.g. `card.units.A.0.rested`."""
@@ -122,7 +133,7 @@ class StatePaths(StateSeats):
             if where and where[0] == name:
                 if len(where) - 1 != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
-                zone = self.zones[self.team_slot(base + _flat_index(where[1:], dims))]
+                zone = self.zones[self.team_slot(base + self._zone_index(name, where[1:], dims))]
                 if not position.isdigit() or int(position) >= len(zone):
                     raise KeyError(f"zone {'.'.join(where)} has no card at position {position}")
                 card = zone[int(position)]
@@ -265,8 +276,8 @@ class StatePaths(StateSeats):
                 if len(parts) - 1 != len(dims):
                     raise ValueError(f"zone {name} takes {len(dims)} keys in a path")
                 try:
-                    return self.team_slot(base + _flat_index(parts[1:], dims))
-                except ValueError as error:
+                    return self.team_slot(base + self._zone_index(name, parts[1:], dims))
+                except (KeyError, ValueError) as error:
                     raise ValueError(f"'from: {path}': {error}") from None
         zones = ", ".join(name for name, _, _ in self.ZONES)
         raise ValueError(f"'from: {path}' is not a zone; zones: {zones}")

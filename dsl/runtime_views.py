@@ -103,14 +103,15 @@ class StateViews(StateSeats):
         """The zones observation(player) lists, in slot order: (slot, sight, name). Not those
         it sees nothing of (not even the count: it would tell which kind of card was played),
         nor a `per team` zone's slots other than the captain's (the team's cards are shown
-        once, under its captain's name). Worked out once for a seating and a player, as
-        _glanced is: it is the same at every ply."""
+        once, under its captain's name), nor those of seats the count played lacks. Worked out
+        once for a seating and a player, as _glanced is: it is the same at every ply."""
         key = self._seating(player)
         found = _SHOWN.get(key)
         if found is None:
             found = _SHOWN[key] = tuple(
                 (slot, sight, self.slot_name(slot)) for slot in range(len(self.zones))
-                if (sight := self._zone_sight(slot, player)) != _SEE_NOTHING
+                if self.SLOT_OWNER[slot] < self.num_players  # not a seat the count lacks
+                and (sight := self._zone_sight(slot, player)) != _SEE_NOTHING
                 and (not self.TEAM_SLOTS or self.team_holds(slot)))
         return found
 

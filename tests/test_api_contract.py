@@ -96,7 +96,9 @@ class Contract:
         self.game = game
         self.names: tuple[str, ...] = game.PLAYER_NAMES
         self.players = seats(game, 0)  # in the game being checked
-        self.slots = [(slot, f"zone.{name}") for slot, name in enumerate(game.SLOT_NAMES)]
+        # the zones of the seats played (a seat the count lacks has zones, unused, no path)
+        self.slots = [(slot, f"zone.{name}") for slot, name in enumerate(game.SLOT_NAMES)
+                      if game.SLOT_OWNER[slot] < self.players]
         self.capped = [(path, game.SLOT_CAPACITY[slot]) for slot, path in self.slots
                        if game.SLOT_CAPACITY[slot] >= 0]
         self.offsets = [offset for offset, _ in game.State.ENCODING]
@@ -496,7 +498,8 @@ def test_from_json_refuses_a_state_edited_by_hand(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_zone_reads_by_its_name(name: str) -> None:
     """SLOT_NAMES, the zone names and keys of State.ZONES, and get("zone.<slot>") agree;
-    get("zone.<slot>.size") counts the cards, and cannot be set."""
+    get("zone.<slot>.size") counts the cards, and cannot be set; a zone of a seat the count
+    played lacks is no path."""
     game = load(name)
     state = game.new_game()
     names = []
@@ -507,6 +510,10 @@ def test_every_zone_reads_by_its_name(name: str) -> None:
         for offset, key in enumerate(keys):
             names.append(".".join([zone, *key]))
             assert game.SLOT_NAMES[base + offset] == names[-1]
+            if game.SLOT_OWNER[base + offset] >= state.num_players:
+                with pytest.raises(KeyError, match=f"is not a seat of {state.num_players}"):
+                    state.get(f"zone.{names[-1]}")
+                continue
             cards = state.get(f"zone.{names[-1]}")
             assert isinstance(cards, list)
             assert state.get(f"zone.{names[-1]}.size") == len(cards)

@@ -139,3 +139,21 @@ def test_a_players_name_as_data_is_the_seat_of_the_count_played(
     state = load_python(compilation.model).new_game(seed=1, players=players)
     state.apply_action(state.parse_action("North strikes South"))
     assert (state.g_struck, state.g_struck_south) == ("South", True)
+
+
+def test_a_seat_the_count_lacks_has_no_zones_in_a_view_or_a_path() -> None:
+    """Dynasty TCG one on one: seats C to F have zones (the tables keep the shape of the
+    largest count), which observations listed and `get` read as empty; a scenario expecting
+    `zone.hand.C: []` passed."""
+    import generated.dynasty_tcg as game
+
+    state = game.new_game(seed=1)
+    for player in (0, 1):
+        owners = {key.split(".")[1] for key in state.observation(player)["zones"]
+                  if "." in key}
+        assert owners == {"A", "B"}, owners
+    with pytest.raises(KeyError, match="C is not a seat of 2 players"):
+        state.get("zone.hand.C")
+    with pytest.raises(KeyError, match="F is not a seat of 2 players"):
+        state.get("zone.field.F.A1.size")
+    assert state.get("zone.hand.A")
