@@ -508,6 +508,9 @@ def parser() -> argparse.ArgumentParser:
                           help="write each finished game's record to F, a line per game")
     simulate.add_argument("--resume", action="store_true",
                           help="with --records: play only the games F misses, report them all")
+    simulate.add_argument("--max-plies", type=int, default=5_000, metavar="N",
+                          help="stop a game still going after N actions and count it as a "
+                          "draw, reported unfinished (default: 5000)")
     simulate.add_argument("--first-game", type=int, default=0, metavar="K",
                           help="play games K..K+N-1 of the run of --seed (a slice of it)")
     simulate.add_argument("--merge", nargs="+", metavar="F.jsonl",

@@ -35,6 +35,10 @@ class Setup:
     decks: list[str] | None = None  # one per agent: the deck travels with its agent
     swap: bool = True
     coverage: bool = False
+    # a game still going after this many actions is stopped, counted as a draw and reported
+    # unfinished: agents may repeat a move the rules allow without end (a unit moved back and
+    # forth between two zones), and a run must end
+    max_plies: int = 5_000
     # with coverage: the module's tables of printed keywords (`keyword_tables`), and its tables
     # of tests made at load that read them, with each test (`keyword_tests`)
     keyword_tables: list[str] = field(default_factory=list)
@@ -116,6 +120,9 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
             sys.setprofile(tracer)
         try:
             while not state.is_terminal():
+                if record.plies >= setup.max_plies:
+                    record.unfinished = True
+                    break
                 actor = state.current_player()
                 if record.first < 0:
                     record.first = actor
@@ -149,7 +156,7 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
                 sys.setprofile(None)
     keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
     fired |= {f"keyword {keyword_names[k]}" for k in keywords_found if k < len(keyword_names)}
-    record.returns = state.returns()
+    record.returns = [0.0] * players if record.unfinished else state.returns()
     record.legal = dict(legal_kinds)
     record.chosen = dict(chosen_kinds)
     record.played = [sorted(p) for p in played]

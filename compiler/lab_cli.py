@@ -40,6 +40,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         return usage(f"--jobs must be at least 1 (got {args.jobs})")
     if args.first_game < 0:
         return usage(f"--first-game must be 0 or more (got {args.first_game})")
+    if args.max_plies < 1:
+        return usage(f"--max-plies must be at least 1 (got {args.max_plies})")
     if args.resume and not args.records:
         return usage("--resume needs --records F.jsonl: the file of the run to resume")
     if args.address is not None and args.backend != "ray":
@@ -77,7 +79,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
-                      swap=not args.no_swap, coverage=args.coverage)
+                      swap=not args.no_swap, coverage=args.coverage, max_plies=args.max_plies)
     if args.coverage:
         setup.keyword_tables, setup.keyword_tests = _keyword_tables(name)
     try:
@@ -347,6 +349,9 @@ def print_text(report: dict[str, Any], out: TextIO) -> None:
     first = report["first_player"]
     w(f"first player wins {_interval(first)}; advantage {100 * first['advantage']:+.1f} points\n")
     w(f"draws {_pct(report['draws']['rate'])} ({report['draws']['count']})\n")
+    if report.get("unfinished"):
+        w(f"unfinished: {report['unfinished']} game(s) stopped at --max-plies, counted as "
+          "draws\n")
     for what in ("plies", "turns"):
         s = report[what]
         w(f"{what}: mean {s['mean']:.1f}, median {s['median']:g}, {s['min']}-{s['max']}\n")

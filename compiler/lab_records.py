@@ -39,6 +39,8 @@ def header(game: str, setup: lab.Setup) -> dict[str, Any]:
             "agents": [[name, options] for name, options in setup.agents],
             "options": setup.options, "decks": setup.decks, "swap": setup.swap,
             "coverage": setup.coverage}
+    if setup.max_plies != lab.Setup.max_plies:  # files of runs with the default read as before
+        head["max_plies"] = setup.max_plies
     parsed: dict[str, Any] = json.loads(json.dumps(head))  # as a file gives it back
     return parsed
 
@@ -48,7 +50,8 @@ def setup_of(head: dict[str, Any], game: str) -> lab.Setup:
     return lab.Setup(game=game, seed=head["seed"],
                      agents=[(name, dict(options)) for name, options in head["agents"]],
                      options=dict(head["options"]), decks=head["decks"], swap=head["swap"],
-                     coverage=head["coverage"])
+                     coverage=head["coverage"],
+                     max_plies=head.get("max_plies", lab.Setup.max_plies))
 
 
 def read(path: Path) -> tuple[dict[str, Any], dict[int, Record], int]:

@@ -29,6 +29,7 @@ class Record:
     drawn: list[dict[str, int]] = field(default_factory=list)  # per seat: out of hidden zones
     owned: list[list[str]] = field(default_factory=list)  # per seat: cards the seat owned
     fired: list[str] = field(default_factory=list)
+    unfinished: bool = False  # stopped at the run's --max-plies: its returns are a draw's
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,6 +102,7 @@ def summarize(records: list[Record], seat_names: list[str], agent_labels: list[s
             "advantage": (first_wins / games - 1 / players) if games else 0.0},
         "draws": {"count": draws, "rate": draws / games if games else 0.0,
                   "ci95": wilson(draws, games)},
+        "unfinished": sum(1 for r in records if r.unfinished),
         "plies": _spread([r.plies for r in records]),
         "turns": _spread([r.turns for r in records]),
         "decisions_per_turn": (sum(r.plies for r in records)

@@ -384,3 +384,21 @@ def test_rules_that_break_in_setup_end_the_run_at_once(
         "  goto turn", "  draw 3 from supply to pile\n  goto turn"), encoding="utf-8")
     code, _, err = simulate(capsys, str(rules), "-n", "5")
     assert (code, err) == (1, "breaks: setup failed: zone pile is full (2)\n")
+
+
+def test_a_game_past_max_plies_is_stopped_and_reported_unfinished(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Agents may repeat a move the rules allow without end (Ruler's Gambit's Stock moves: a
+    run of low-iteration MCTS never ended); a game still going after --max-plies actions is
+    stopped and counted as a draw, and the report says how many were."""
+    code, report, err = simulate(capsys, "dynasties", "-n", "3", "--json", "--max-plies", "4")
+    assert code == 0, err
+    assert report["unfinished"] == 3 and report["draws"]["count"] == 3
+    assert report["plies"]["max"] == 4
+    code, text, _ = simulate(capsys, "dynasties", "-n", "2", "--max-plies", "4")
+    assert "unfinished: 2 game(s) stopped at --max-plies, counted as draws" in text
+    code, report, _ = simulate(capsys, "dynasties", "-n", "2", "--json")
+    assert report["unfinished"] == 0
+    code, _, err = simulate(capsys, "dynasties", "-n", "2", "--max-plies", "0")
+    assert code == 2 and "--max-plies must be at least 1" in err
