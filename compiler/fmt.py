@@ -602,6 +602,7 @@ def fmt_command(paths: list[Path], *, check: bool) -> int:
         text = sources.get(diagnostic.span.file)
         # the lines of rules files only: a file fmt refused is not shown (`fmt /etc/passwd`)
         if text is None and diagnostic.span.file.endswith(".rules") \
+                and path_problem(Path(diagnostic.span.file)) is None \
                 and Path(diagnostic.span.file).is_file():
             source = read_source(Path(diagnostic.span.file), diagnostic.span.file, Diagnostics())
             if source is not None:

@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m compiler.highlight PAGE.md... -o DIR`: each Markdown page as DIR/PAGE.html, its
     ```rulecraft code blocks coloured by this lexer (how docs/language.md is read in a browser)."""
     import argparse
+    import sys
     from pathlib import Path
 
     from compiler.doc_source import markdown_page
@@ -105,12 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pages", nargs="+", type=Path, metavar="PAGE.md")
     parser.add_argument("-o", "--out", type=Path, required=True, metavar="DIR")
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for page in args.pages:
-        text = page.read_text(encoding="utf-8")
-        target = args.out / (page.stem + ".html")
-        target.write_text(markdown_page(text, page.stem), encoding="utf-8", newline="\n")
-        print(target)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for page in args.pages:
+            text = page.read_text(encoding="utf-8")
+            target = args.out / (page.stem + ".html")
+            target.write_text(markdown_page(text, page.stem), encoding="utf-8", newline="\n")
+            print(target)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"python -m compiler.highlight: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -20,6 +20,7 @@ from compiler.api import seat_count
 from compiler.lab_ray import RayUnavailable
 from compiler.lab_records import RecordsError
 from compiler.lab_stats import Record, summarize
+from compiler.project import NO_SUCH_PATH, path_problem
 from dsl.runtime_base import RuleError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -159,6 +160,9 @@ def _open_records(path: Path, game: str, setup: lab.Setup, wanted: range,
                   resume: bool) -> tuple[dict[int, Record], lab_records.Writer]:
     """The games a records file already holds of this run (with --resume) and its writer."""
     head = lab_records.header(game, setup)
+    problem = path_problem(path)
+    if problem not in (None, NO_SUCH_PATH):  # a name too long, a loop of links
+        raise RecordsError(f"cannot use {path}: {problem}")
     if not path.is_file() or path.stat().st_size == 0:
         return {}, lab_records.Writer(path, head, None)
     if not resume:

@@ -415,3 +415,21 @@ def test_fuzz_never_raises_and_uses_registered_codes(tmp_path: Path) -> None:
 @pytest.mark.soak
 def test_fuzz_never_raises_and_uses_registered_codes_soak(tmp_path: Path) -> None:
     check_fuzz(range(MUTANTS, SOAK_MUTANTS), tmp_path)
+
+
+@pytest.mark.parametrize("argv", [
+    ["fmt", "x" * 300 + ".rules"], ["fmt", "--check", "x" * 300 + ".rules"],
+    ["simulate", "DYNASTIES", "-n", "1", "--records", "x" * 300 + ".jsonl"],
+], ids=["fmt", "fmt --check", "simulate --records"])
+def test_a_name_too_long_for_the_system_is_a_message(run: Run, argv: list[str]) -> None:
+    code, output = run(*[str(DYNASTIES) if a == "DYNASTIES" else a for a in argv])
+    assert "Traceback" not in output and "File name too long" in output, output
+    assert code == (2 if argv[0] == "simulate" else 1), output
+
+
+def test_the_highlighter_says_what_it_cannot_read(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    from compiler import highlight
+
+    assert highlight.main([str(tmp_path / "nosuch.md"), "-o", str(tmp_path / "out")]) == 1
+    assert "No such file or directory" in capsys.readouterr().err
