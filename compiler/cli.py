@@ -150,16 +150,17 @@ def cmd_test(args: argparse.Namespace) -> int:
         _print_diagnostics(missing.sorted(), {}, "text", sys.stderr)
         return EXIT_FAIL
     files: dict[Path, None] = {}
-    for path in paths:
-        problem = path_problem(path)
-        if problem is not None:
-            print(f"{display_name(path)}: {problem}", file=sys.stderr)
-            return EXIT_FAIL
-        files.update(dict.fromkeys(_scenario_files(path)))
     results: list[ScenarioResult] = []
 
     def unread(name: str, what: str, line: int, message: str) -> None:
         results.append(ScenarioResult(name, what, line, [message], [line]))
+
+    for path in paths:
+        problem = path_problem(path)
+        if problem is not None:  # a failed result, in every format
+            unread(display_name(path), "(file)", 1, f"cannot read: {problem}")
+            continue
+        files.update(dict.fromkeys(_scenario_files(path)))
 
     for file in files:
         name = display_name(file)

@@ -213,3 +213,21 @@ def test_what_yaml_reads_otherwise_is_reported_as_written_at_its_line(
     assert code == 1, output
     assert f"shape.scenario.yaml:{line} " in output and words in output, output
     assert "Exceeds the limit" not in output and "True" not in output
+
+
+@pytest.mark.parametrize("fmt", ["json", "github", "text"])
+def test_a_path_that_cannot_be_read_is_a_failed_result_in_every_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    fmt: str,
+) -> None:
+    """`test --format json nosuch` printed nothing on stdout (the message went to stderr): a
+    pipeline reading the results saw none."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["test", "--format", fmt, "nosuch"]) == 1
+    out = capsys.readouterr().out
+    if fmt == "json":
+        [result] = json.loads(out)
+        assert (result["file"], result["passed"], result["failures"]) == (
+            "nosuch", False, ["cannot read: no such file or folder"])
+    else:
+        assert "nosuch" in out and "no such file or folder" in out, out
