@@ -3,6 +3,7 @@ API functions."""
 
 from __future__ import annotations
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.consteval import evaluate
 from compiler.english import counts_text
@@ -10,6 +11,7 @@ from compiler.model import GameModel
 from compiler.pygen_base import VERSION, codec, names_table, py_type, ungrouped, upper
 from compiler.pygen_rules import RuleGenerator
 from compiler.pygen_seats import team_zone_slots
+from dsl import nodes as n
 
 
 class WiringGenerator(RuleGenerator):
@@ -128,18 +130,30 @@ class WiringGenerator(RuleGenerator):
         of `players ... if` whose condition holds), for new_game and the tools' defaults."""
         m = self.model
         w = self.w
+        # `teams of SIZE` of the options alone: the counts it does not divide are left out
+        # (a size that reads the players is known once a game has them: new_game refuses)
+        sized = m.team_size is not None and all(
+            isinstance(m.symbols.names.get(id(node)), sym.Option) if isinstance(node, n.Name)
+            else not isinstance(node, n.Call) for node in n.walk(m.team_size))
         with w.block("def player_counts(options: dict[str, object] | None = None) -> "
                      "tuple[int, ...]:"):
-            w.line('"""The player counts the game is for with these options."""')
-            if not m.count_lines:
+            w.line('"""The player counts the game is for with these options'
+                   + (', that its teams divide."""' if sized else '."""'))
+            if not m.count_lines and not sized:
                 w.line(f"return {tuple(m.player_counts)!r}")
             else:
                 w.line(f"o = rt.OptionView({merge})")
-                w.line(f"counts: set[int] = set({tuple(m.always_counts)!r})")
+                always = m.always_counts if m.count_lines else m.player_counts
+                w.line(f"counts: set[int] = set({tuple(always)!r})")
                 for counts, condition, _ in m.count_lines:
                     with w.block(f"if {ungrouped(self.expr(condition, 'o'))}:"):
                         w.line(f"counts.update({tuple(counts)!r})")
-                w.line("return tuple(sorted(counts))")
+                if sized:
+                    assert m.team_size is not None
+                    w.line(f"size = {ungrouped(self.expr(m.team_size, 'o'))}")
+                    w.line("return tuple(sorted(c for c in counts if size >= 1 and c % size == 0))")
+                else:
+                    w.line("return tuple(sorted(counts))")
         w.line()
         w.line()
 

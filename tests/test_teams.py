@@ -254,3 +254,17 @@ def test_the_rulebook_says_who_plays_with_whom() -> None:
     listed = check_rulebook(HERE.parent / "cases" / "teams_seat_order.rules")
     assert listed.model is not None
     assert "- **Players:** 2 or 4, in teams: A and C; B and D" in generate_docs(listed.model)
+
+
+def test_the_counts_the_teams_do_not_divide_are_not_the_games(game: ModuleType,
+                                                               capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    """`teams of if pairs then 2 else 1`: with pairs, 3 players cannot play, and the tools'
+    default count (the fewest) was 3, which new_game then refused."""
+    assert game.player_counts() == (3, 4, 6)
+    assert game.player_counts({"pairs": True}) == (4, 6)
+    code = cli.main(["simulate", str(HERE / "last_stand.rules"), "-n", "2", "--option",
+                     "pairs=true", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert json.loads(out.out)["games"] == 2 and len(json.loads(out.out)["seats"]) == 4
