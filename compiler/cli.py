@@ -318,6 +318,17 @@ def cmd_play(args: argparse.Namespace) -> int:
             _print_diagnostics(diagnostics, sources, "text", sys.stderr)
         print(error, file=sys.stderr)
         return EXIT_FAIL
+    from compiler import agents
+
+    try:
+        specs = agents.parse(args.vs)
+        if len(specs) != 1:
+            raise agents.AgentError(f"--vs takes one agent, not {len(specs)}: it plays every "
+                                    "other seat")
+        opponent = agents.make(specs[0])
+    except agents.AgentError as error:
+        print(f"--vs: {error}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         options = _options(args.option)
         state = game.new_game(seed=args.seed, players=api.seat_count(game, args.players, options),
@@ -336,13 +347,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     catalogue = Catalogue(model)
     start = state.observation(me).get("board", {})
     printer = Printer()
-    agent = random.Random(args.seed)
+    rng = random.Random(args.seed)
     moves = 0
     try:
         while not state.is_terminal():
             actions = state.legal_actions()
             if state.current_player() != me:
-                action = agent.choice(actions)
+                action = opponent.step(state, rng)
                 # as the human sees it: a spell set face down is not named
                 printer.line(f"{names[state.current_player()]}: {state.action_text(action, me)}",
                              "red")
@@ -457,7 +468,9 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--as", dest="as_player", default="A")
-    play.add_argument("--vs", default="random", choices=["random"])
+    play.add_argument("--vs", default="random", metavar="AGENT",
+                      help="the other seats' agent: random, greedy or "
+                      "mcts[:iterations=N,c=X,rollout_depth=D] (default: random)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--players", type=int, metavar="N",
                       help="how many play (default: the fewest the game is for)")

@@ -123,3 +123,15 @@ def test_rules_that_break_end_play_with_their_error_not_a_traceback(
         "  goto turn", "  draw 3 from supply to pile\n  goto turn"), encoding="utf-8")
     assert cli.main(["play", str(rules)]) == 1
     assert capsys.readouterr().err == "breaks: setup failed: zone pile is full (2)\n"
+
+
+def test_play_takes_any_agent_of_the_lab_as_the_opponent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert cli.main(["play", "dynasties", "--seed", "1", "--vs", "greedy"]) == 0
+    assert "game over: A " in capsys.readouterr().out
+    for vs, words in (("wizard", "unknown agent 'wizard'"), ("random,greedy", "one agent")):
+        assert cli.main(["play", "dynasties", "--vs", vs]) == 2
+        assert words in capsys.readouterr().err
