@@ -120,8 +120,10 @@ def card_lines(face: CardFace | None, name: str, state: dict[str, Any] | None,
 
 
 def view_lines(view: dict[str, Any], catalogue: Catalogue, start: dict[str, Any]) -> list[Line]:
+    turn = ("the game is over" if view.get("terminal") or view["actor"] is None
+            else f"{view['actor']} to act")
     lines: list[Line] = [(f"-- {catalogue.title} · phase {words(str(view['phase']))} · "
-                          f"you are {view['player']} · {view['actor']} to act", "bold magenta")]
+                          f"you are {view['player']} · {turn}", "bold magenta")]
     shown = fields_line(view.get("state", {}), zeros=True)
     if shown:
         lines.append((f"   {shown}", ""))

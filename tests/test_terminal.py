@@ -86,6 +86,7 @@ def test_play_shows_the_final_position(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out
     last = out.rsplit("your move", 1)[1].splitlines()
     assert last[-1].startswith("game over: A ")
+    assert any(line.endswith("· the game is over") for line in last), last  # not "None to act"
     assert any(line.strip().startswith("mongolia") for line in last)  # the board, once more
 
 
