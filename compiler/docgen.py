@@ -637,8 +637,11 @@ class DocBuilder(CardGallery):
                      ("How the game ends", "how-the-game-ends")]
         if gallery:
             sections.append(("Card gallery", "card-gallery"))
-        sections += [("Designer's decisions", "designers-decisions"),
-                     ("Coverage of the seed rules", "coverage-of-the-seed-rules")]
+        coverage = self.coverage()
+        if m.decisions:  # a game of the designer's own has no seed rules to decide on
+            sections.append(("Designer's decisions", "designers-decisions"))
+        if coverage:
+            sections.append(("Coverage of the seed rules", "coverage-of-the-seed-rules"))
         return {
             "title": md(m.title), "name": m.name, "doc": md_doc_paragraph(m.doc),
             "source": md(m.source_file), "source_code": code(m.source_file),
@@ -670,7 +673,7 @@ class DocBuilder(CardGallery):
                           for d in m.decisions],
             "seeds": [md(s.path) for s in m.seeds],
             "card_fields": [r for r in records if r["per_card"]],
-            "coverage": self.coverage(),
+            "coverage": coverage,
             "has_lists": any(isinstance(f.type, t.ListT) for f in m.game_fields.values()),
         }
 

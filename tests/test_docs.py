@@ -452,3 +452,21 @@ def test_html_shows_emphasis_and_doc_code_spans_as_tags(duel: Path) -> None:
     assert "2 if the <em>tint</em> option is <em>red</em>" in html
     assert "A card, told apart by `kind`; a `<b>` is text." in markdown
     assert "A card, told apart by <code>kind</code>; a <code>&lt;b&gt;</code> is text." in html
+
+
+def test_a_game_without_seed_rules_has_no_empty_sections_and_an_empty_action_says_so(
+    tmp_path: Path,
+) -> None:
+    """A designer's own game (no `seed`, no `decision`) had a "Designer's decisions" section
+    with its introduction only and an empty coverage table, both in the contents; an action
+    with an empty body read "What happens:" and nothing."""
+    rules = tmp_path / "quiet.rules"
+    rules.write_text('game quiet {\n  title "Quiet"\n  players 2\n}\nsetup { goto turn }\n'
+                     'phase turn {\n  actor A\n'
+                     '  action wait() says "{actor} waits" { }\n'
+                     '  action stop() says "{actor} stops" { win A }\n}\n', encoding="utf-8")
+    markdown, page = generate_all_docs(compile_model(rules))
+    for text in (markdown, page):
+        assert "Designer's decisions" not in text and "Coverage of the seed rules" not in text
+        assert text.count("What happens: nothing; play goes on.") == 1
+    assert_well_formed(page)
