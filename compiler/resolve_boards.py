@@ -373,8 +373,9 @@ def data_file(
         return None
     if not path.is_file():
         problem = path_problem(path)
-        reason = ("is a folder" if problem is None else "does not exist" if problem == NO_SUCH_PATH
-                  else f"cannot be read: {problem}")
+        reason = ("is a folder" if path.is_dir() else "is not a file that can be read (a pipe "
+                  "or a device)" if problem is None else "does not exist"
+                  if problem == NO_SUCH_PATH else f"cannot be read: {problem}")
         diagnostics.add("E0401", span, f"data file '{relative}' {reason}")
         return None
     if path.stat().st_size > limit:

@@ -195,6 +195,8 @@ def _same(actual: object, expected: object) -> bool:
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     """The scenario documents of a file (one or several, separated by ---), with their lines.
     A file that is not valid YAML raises ScenarioFileError at the line of the problem."""
+    if not path.is_file():  # a pipe or a device would be read for ever
+        raise ScenarioFileError("not a file that can be read: a pipe or a device", 1)
     text = path.read_text(encoding="utf-8")
     crossed = crossed_limit(text, _LineLoader)
     if crossed is not None:  # composing would recurse without end or expand without end

@@ -8,6 +8,7 @@ syntax errors, each with a location and, for common mistakes, a message in the l
 
 from __future__ import annotations
 
+import stat
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,12 @@ def read_source(path: Path, name: str, diagnostics: Diagnostics) -> SourceFile |
     """Read a file as UTF-8, reporting instead of raising when it cannot be used."""
     origin = Span.point(name)
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a pipe or a device would be read for ever
+            diagnostics.add("E0004", origin, "not a file that can be read: a folder, a pipe or "
+                            "a device", hint="name a rulebook or data file")
+            return None
+        size = status.st_size
         if size > MAX_SOURCE_BYTES:
             diagnostics.add(
                 "E0005",

@@ -433,3 +433,27 @@ def test_the_highlighter_says_what_it_cannot_read(capsys: pytest.CaptureFixture[
 
     assert highlight.main([str(tmp_path / "nosuch.md"), "-o", str(tmp_path / "out")]) == 1
     assert "No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["rulebook", "deck", "scenario"])
+def test_a_pipe_named_like_a_file_is_a_diagnostic_not_a_wait_for_ever(
+    tmp_path: Path, where: str
+) -> None:
+    """A named pipe `x.rules` in a folder being checked was opened and read, and the command
+    waited for a writer for ever (found when a test's folder search reached one)."""
+    from tests.fuzzing import run_cli
+
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "game.rules").write_text(VALID, encoding="utf-8")
+    pipe = {"rulebook": game / "x.rules", "deck": game / "decks" / "x.deck.yaml",
+            "scenario": game / "x.scenario.yaml"}[where]
+    pipe.parent.mkdir(exist_ok=True)
+    os.mkfifo(pipe)
+    command = ["test", "."] if where == "scenario" else ["check", "."]
+    if where == "deck":
+        rules = (game / "game.rules").read_text(encoding="utf-8")
+        (game / "game.rules").write_text(rules + '\ndecks "decks"\n', encoding="utf-8")
+    code, output = run_cli(game, *command, timeout=60)
+    assert code == 1 and "Traceback" not in output, output
+    assert "x." in output and ("pipe" in output or "no deck rules" in output), output
