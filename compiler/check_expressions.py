@@ -48,6 +48,16 @@ def narrowings(cond: n.Expr) -> list[str]:
     return []
 
 
+# Where `actor` is not known, what stands for the player meant there.
+_ACTOR_HINTS = {
+    "enter": "nobody has acted yet when a phase is entered: keep the player in a game field "
+             "(`current`) and read it here",
+    "done": "nobody acts once a phase is done: keep the player in a game field (`current`)",
+    "setup": "nobody acts in setup: name a seat, or go through `players`",
+    "trigger": "keep the player in a game field, or read the card's owner",
+}
+
+
 class ExpressionChecker(BuiltinChecker):
     """Types expressions and records what they refer to."""
 
@@ -89,8 +99,9 @@ class ExpressionChecker(BuiltinChecker):
             case n.ActorRef():
                 if not ctx.actor:
                     return self.error("E0207", e.span,
-                                      "'actor' is only known inside an action",
-                                      hint="pass the player as a parameter")
+                                      "'actor' is only known in an action and in the "
+                                      "checkpoints after one", hint=_ACTOR_HINTS.get(
+                                          ctx.kind, "pass the player as a parameter"))
                 return t.PLAYER
             case n.PlayersRef():
                 return t.ListT(t.PLAYER)

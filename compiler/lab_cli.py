@@ -349,7 +349,8 @@ def print_text(report: dict[str, Any], out: TextIO) -> None:
     for agent, figure in report["by_agent"].items():
         w(f"  {agent:<24} {_interval(figure)}  ({figure['wins']} wins)\n")
         for seat, f in report["by_agent_seat"][agent].items():
-            w(f"    in seat {seat:<13} {_interval(f)}  ({f['wins']} of {f['games']})\n")
+            if f["games"]:  # a seat the agent never played has no rate to show
+                w(f"    in seat {seat:<13} {_interval(f)}  ({f['wins']} of {f['games']})\n")
     first = report["first_player"]
     w(f"first player wins {_interval(first)}; advantage {100 * first['advantage']:+.1f} points\n")
     w(f"draws {_pct(report['draws']['rate'])} ({report['draws']['count']})\n")

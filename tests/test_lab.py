@@ -402,3 +402,16 @@ def test_a_game_past_max_plies_is_stopped_and_reported_unfinished(
     assert report["unfinished"] == 0
     code, _, err = simulate(capsys, "dynasties", "-n", "2", "--max-plies", "0")
     assert code == 2 and "--max-plies must be at least 1" in err
+
+
+def test_the_text_shows_no_rate_for_a_seat_an_agent_never_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Three agents on three seats with seats swapped (reversed in odd games): the middle
+    agent always plays seat B; 'in seat A 0.0% (0 of 0)' said nothing."""
+    rules = ROOT / "tests" / "games" / "last_stand.rules"
+    code, text, err = simulate(capsys, str(rules), "-n", "2",
+                               "--agents", "random,greedy,random")
+    assert code == 0, err
+    assert "(0 of 0)" not in text
+    assert "in seat B" in text
