@@ -21,6 +21,30 @@ class ActionChecker(StatementChecker):
         super().__init__(model, diagnostics)
         self.texts: dict[str, str] = {}  # an action text's shape → the action that has it
 
+    def unseen_choices(self, name: str, domain: n.Expr) -> None:
+        """W0221: a parameter whose choices are the cards of another player's zone that the
+        actor may not see: the legal actions list them, by name, to the actor (and `play`,
+        `serve` and every agent show them)."""
+        if not isinstance(domain, n.Index):
+            return
+        slot = self.model.symbols.indexes.get(id(domain))
+        if not isinstance(slot, sym.ZoneSlot):
+            return
+        zone = self.model.zones[slot.zone]
+        if zone.visibility not in ("owner", "secret", "private", "team") \
+                or "player" not in zone.per:
+            return
+        key = domain.keys[zone.per.index("player")] if len(domain.keys) > len(
+            zone.per) - 1 else None
+        if key is None or isinstance(key, n.ActorRef):
+            return
+        self.diagnostics.add(
+            "W0221", domain.span,
+            f"the choices of '{name}' are the cards of a {zone.visibility} zone the actor may "
+            f"not see: the legal actions name each one to them",
+            hint="choose something the actor can see (a value to guess), or reveal the zone "
+                 "to the actor first")
+
     def action(self, action: ActionInfo) -> None:
         decl = action.decl
         ctx = Context("action", actor=True)
@@ -36,6 +60,7 @@ class ActionChecker(StatementChecker):
                 elif not t.assignable(element, type_):
                     self.error("E0201", domain.span,
                                f"'{name}' is {type_} but its domain holds {element}")
+                self.unseen_choices(name, domain)
                 if isinstance(type_, t.IntT) and not (
                     isinstance(domain, n.Range)
                     and isinstance(domain.low, n.IntLit)

@@ -270,6 +270,16 @@ The rulebook has no `setup { }` block, or it never moves to a first phase with `
     Code("E0303", "game never ends", """
 No statement anywhere ends the game (`win`, `lose` or `end in draw`), so no play can finish.
 """),
+    Code("W0221", "choices list cards the actor may not see", """
+An action's parameter takes its values from another player's zone that is not public (owner,
+secret, private or team): `legal_actions()` lists one action per card there, so the actor, and
+`rulecraft play`, `serve` and every agent, read which cards that player holds.
+
+    action guess(t: player in opponents(actor), c: Card in hand[t])   # W0221: names t's cards
+
+Let the actor choose something they can see: a value to guess (`g: Role`), or reveal the zone
+to them first. A zone of the actor's own (`hand[actor]`) is theirs to see.
+"""),
     Code("W0301", "unreachable phase", """
 No `goto` reachable from `setup` leads to this phase, so none of its rules can ever apply.
 """),
