@@ -451,6 +451,19 @@ class StatementChecker(ExpressionChecker):
                        f"cannot {what} zone '{zone.zone}': it is not ordered",
                        hint=f"declare it: zone {zone.zone}: {zone.card_type} ordered ...")
 
+    def written_in(self, span: Span, part: str) -> Span:
+        """Where `part` (a `{field}`) is written within span's first line; span when it is
+        not written there as it reads (an escape in the text before it)."""
+        source = self.model.sources.get(span.file)
+        if source is None or span.line > len(source.lines):
+            return span
+        line = source.line(span.line)
+        end = span.end_column - 1 if span.end_line == span.line else len(line)
+        found = line.find(part, span.column - 1, end)
+        if found < 0:
+            return span
+        return Span(span.file, span.line, found + 1, span.line, found + 1 + len(part))
+
     def template(self, text: str, span: Span, names: set[str],
                  what: str = "a parameter of the action") -> None:
         left = TEMPLATE_FIELD.sub("", text)
@@ -463,7 +476,7 @@ class StatementChecker(ExpressionChecker):
             if match.group(1) not in names:
                 self.error(
                     "E0210",
-                    span,
+                    self.written_in(span, match.group(0)),
                     f"'{{{match.group(1)}}}' in the text is not {what}",
                     hint=did_you_mean(match.group(1), names)
                     or "use {actor} or a parameter's name",

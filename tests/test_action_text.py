@@ -508,3 +508,19 @@ def test_play_prints_the_agents_set_spells_unnamed(
     assert printed == ["B: B sets a card"] * len(sets), (printed, sets)
     for full in sets:
         assert full not in out
+
+
+def test_a_field_the_text_cannot_name_is_underlined_where_it_is(tmp_path: Path) -> None:
+    """The caret covered the whole text: in a long `says`, the field to fix is now marked."""
+    from compiler.driver import check_rulebook
+
+    rules = tmp_path / "liar.rules"
+    rules.write_text('game liar {\n  title "Liar"\n  players 2\n}\n'
+                     'state { bidder: player = A }\nsetup { goto turn }\n'
+                     'phase turn {\n  actor A\n'
+                     '  action call() says "{actor} calls {bidder} a liar" { win A }\n}\n',
+                     encoding="utf-8")
+    [found] = [d for d in check_rulebook(rules).diagnostics.sorted() if d.code == "E0210"]
+    line = rules.read_text(encoding="utf-8").splitlines()[8]
+    assert line[found.span.column - 1:found.span.end_column - 1] == "{bidder}"
+    assert found.message == "'{bidder}' in the text is not a parameter of the action"
