@@ -3,7 +3,8 @@
 See DESIGN.md §5. State paths include `zone.NAME.KEYS.size`, a zone's number of cards (for zones
 filled from a shuffle). Beyond state paths, `expect` also takes `error` (a substring of the
 message of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal`
-(action texts that must or must not be among the legal actions at the end). `options`, `players`
+(action texts that must or must not be among the legal actions at the end), and `view.SEAT.PATH`,
+what a seat sees (its `observation()`: `view.A.zones.hand.B: {count: 2}`). `options`, `players`
 and `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B:
 [..]}` or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules
 takes the next listed number (which must lie in 1..n) before the seeded generator is used again,
@@ -177,6 +178,32 @@ def _scenario_data(data: dict[str, Any], node: yaml.Node) -> ScenarioData:
     scenario.action_lines = ([item.start_mark.line + 1 for item in actions.value]
                              if isinstance(actions, yaml.SequenceNode) else [])
     return scenario
+
+
+def _seen(state: Any, path: str) -> Any:
+    """`view.A.zones.hand.B`: what seat A sees there, read in `state.observation(A)`. A key
+    that holds dots (the zone `hand.B`) is matched whole, the longest first; a list is
+    entered by the position of an item."""
+    _, seat, *parts = path.split(".")
+    seats = list(state.seats()[: state.num_players])
+    if seat not in seats:
+        raise KeyError(f"{seat!r} is not a seat of {state.num_players} players "
+                       f"({', '.join(seats)})")
+    value: Any = state.observation(seats.index(seat))
+    while parts:
+        if isinstance(value, dict):
+            key = next((".".join(parts[:size]) for size in range(len(parts), 0, -1)
+                        if ".".join(parts[:size]) in value), None)
+            if key is None:
+                shown = ", ".join(str(k) for k in list(value)[:12])
+                raise KeyError(f"{seat} sees no '{'.'.join(parts)}' there; it sees: "
+                               f"{shown or 'nothing'}")
+            value, parts = value[key], parts[key.count(".") + 1:]
+        elif isinstance(value, list) and parts[0].isdigit() and int(parts[0]) < len(value):
+            value, parts = value[int(parts[0])], parts[1:]
+        else:
+            raise KeyError(f"{seat} sees {value!r}, which has no '{'.'.join(parts)}'")
+    return value
 
 
 def _same(actual: object, expected: object) -> bool:
@@ -403,7 +430,8 @@ def run_scenario(
             continue
         at = expect_lines.get(str(path))
         try:
-            actual = state.get(str(path))
+            actual = (_seen(state, str(path)) if str(path).startswith("view.")
+                      else state.get(str(path)))
         except (KeyError, ValueError) as error:
             reason = error.args[0] if isinstance(error, KeyError) and error.args else error
             hint = did_you_mean(str(path), SPECIAL_EXPECTATIONS) if "." not in str(path) else None

@@ -231,3 +231,17 @@ def test_a_path_that_cannot_be_read_is_a_failed_result_in_every_format(
             "nosuch", False, ["cannot read: no such file or folder"])
     else:
         assert "nosuch" in out and "no such file or folder" in out, out
+
+
+@pytest.mark.parametrize(("path", "words"), [
+    ("view.D.zones", "'D' is not a seat of 2 players (A, B)"),
+    ("view.A.zones.rack.C", "A sees no 'rack.C' there; it sees: "),
+    ("view.A.phase.x", "A sees 'placement', which has no 'x'"),
+], ids=["no such seat", "no such zone", "into a text"])
+def test_a_view_path_that_names_nothing_the_seat_sees_fails_saying_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    path: str, words: str,
+) -> None:
+    code, output = run_test(tmp_path, GOOD + f"expect:\n  {path}: 1\n", monkeypatch, capsys)
+    assert code == 1 and f"shape.scenario.yaml:5 shaped: expect {path}: " in output, output
+    assert words in output, output
