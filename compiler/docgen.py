@@ -76,6 +76,10 @@ class Edge:
     target: str
     label: str
     condition: str = ""
+    back: bool = False  # a `return` to a phase that calls the source
+    # the pictures' condition: the innermost alone (the guards around it would fill the
+    # arrows); the transitions in words say them all
+    short: str = ""
 
 
 def mermaid_label(text: str) -> str:
@@ -133,7 +137,7 @@ class DocBuilder(CardGallery):
             return source.line(span.line)[span.column - 1 : span.end_column - 1]
         return source.line(span.line)[span.column - 1 :] + " …"
 
-    def label(self, conditions: list[n.Expr]) -> str:
+    def innermost(self, conditions: list[n.Expr]) -> str:
         """The innermost condition of a goto, as written in the rulebook (on one line)."""
         if not conditions:
             return ""
@@ -142,12 +146,32 @@ class DocBuilder(CardGallery):
             return "otherwise"
         return " ".join(self.source_text(last).split())
 
+    def label(self, conditions: list[n.Expr]) -> str:
+        """The conditions a goto is under, as written in the rulebook (on one line): those of
+        the `if`s around it, outermost first, joined by "and" (an `or` among several in
+        brackets); an `else` says "otherwise" (the branches before it are not repeated: their
+        order says it)."""
+        parts: list[tuple[str, bool]] = []  # each condition's text, and whether it is an `or`
+        otherwise = False
+        for i, condition in enumerate(conditions):
+            if isinstance(condition, n.Not) and condition.span == condition.operand.span:
+                otherwise = i == len(conditions) - 1
+                continue  # an earlier branch that did not hold
+            text = " ".join(self.source_text(condition).split())
+            parts.append((text, isinstance(condition, n.BinaryOp) and condition.op == "or"
+                          and not text.startswith("(")))
+        joined = " and ".join(f"({text})" if loose and len(parts) > 1 else text
+                              for text, loose in parts)
+        if otherwise:
+            return joined + ", otherwise" if joined else "otherwise"
+        return joined
+
     # ---- walking bodies for gotos and endings
     def walk(self, statements: tuple[n.Stmt, ...], conds: list[n.Expr], found: list[
         tuple[n.Stmt, list[n.Expr]]
     ]) -> None:
         for stmt in statements:
-            if isinstance(stmt, (n.Goto, n.Win, n.Lose, n.DrawGame)):
+            if isinstance(stmt, (n.Goto, n.Win, n.Lose, n.DrawGame, n.Return)):
                 found.append((stmt, conds))
             elif isinstance(stmt, n.CallStmt) and isinstance(stmt.call, n.Call):
                 for inner, inner_conds in self.procedure_exits(stmt.call.func):
@@ -187,18 +211,37 @@ class DocBuilder(CardGallery):
         assert m.setup is not None
         for stmt, conds in self.exits([m.setup.body]):
             if isinstance(stmt, n.Goto):
-                label = self.label(conds)
-                edges.append(Edge("[*]", stmt.phase, mermaid_label(label), label))
+                short = self.innermost(conds)
+                edges.append(Edge("[*]", stmt.phase, mermaid_label(short), self.label(conds),
+                                  short=short))
+        callers: dict[str, list[str]] = {}  # each called phase: the phases that call it
+        returns: list[tuple[str, str, str]] = []  # each `return`: phase, conditions, innermost
         for phase in m.phases.values():
             decl = phase.decl
             blocks = [decl.enter, decl.done, *decl.checkpoints,
                       *(a.decl.body for a in phase.actions)]
             for stmt, conds in self.exits(blocks):
+                condition, label = self.label(conds), self.innermost(conds)
+                if isinstance(stmt, n.Return):
+                    returns.append((phase.name, condition, label))
+                    continue
+                if isinstance(stmt, n.CallPhase):
+                    known = callers.setdefault(stmt.phase, [])
+                    if phase.name not in known:
+                        known.append(phase.name)
                 target = stmt.phase if isinstance(stmt, n.Goto) else "[*]"
-                condition = label = self.label(conds)
+                short = label
                 if not isinstance(stmt, n.Goto):
                     label = (label + " " if label else "") + "game over"
-                edge = Edge(phase.name, target, mermaid_label(label), condition)
+                edge = Edge(phase.name, target, mermaid_label(label), condition, short=short)
+                if edge not in edges:
+                    edges.append(edge)
+        # `return` goes back to the phase that called: an edge to each that does
+        for called, condition, short in returns:
+            said = (short + ", " if short else "") + "return"
+            for caller in callers.get(called, []):
+                edge = Edge(called, caller, mermaid_label(said), condition, back=True,
+                            short=said)
                 if edge not in edges:
                     edges.append(edge)
         return edges
@@ -210,8 +253,14 @@ class DocBuilder(CardGallery):
 
         text = (f"From {place(edge.source, 'the start')} "
                 f"to {place(edge.target, 'the end of the game')}")
+        if edge.back:
+            return (f"From {place(edge.source, '')} back to {place(edge.target, '')}, which "
+                    f"called it" + (f", when {code(edge.condition)}." if edge.condition
+                                    else "."))
         if edge.condition == "otherwise":
             return text + ", otherwise."
+        if edge.condition.endswith(", otherwise"):
+            return text + f", when {code(edge.condition.removesuffix(', otherwise'))}, otherwise."
         return text + (f", when {code(edge.condition)}." if edge.condition else ".")
 
     def board_diagram(self, board: BoardInfo) -> Markup:
@@ -661,12 +710,15 @@ class DocBuilder(CardGallery):
             "game_fields": self.field_rows(m.game_fields),
             "player_fields": self.field_rows(m.player_fields),
             "setup": en.block(m.setup.body.statements) if m.setup else [],
-            "edges": edges, "phases": phases,
+            # the picture's arrows: one per pair of phases and label (conditions that differ
+            # only outside the innermost read alike there; the words say each)
+            "edges": list({(e.source, e.target, e.label): e for e in edges}.values()),
+            "phases": phases,
             "turn_sequence": Markup(turn_sequence_svg(
                 f"{m.title}: the turn sequence",
                 [(name, words(name)) for name in m.phases],
                 [(None if e.source == "[*]" else e.source,
-                  None if e.target == "[*]" else e.target, e.condition) for e in edges])),
+                  None if e.target == "[*]" else e.target, e.short) for e in edges])),
             "transitions": [self.transition_text(e) for e in edges], "callables": callables,
             "triggers": triggers, "outcomes": self.outcomes(),
             "decisions": [{"id": md(d.id), "title": md(d.title), "text": md(d.text)}

@@ -318,7 +318,18 @@ def test_rulebook_pages_embed_svg_and_no_mermaid(game: str) -> None:
     details = page[start:page.index("</details>", start)]
     for phase in model.phases:
         assert f'href="#phase-{phase.replace("_", "-")}"' in details
-    assert details.count("<li>") == len(re.findall(r"^    \S.* --> ", markdown, flags=re.M))
+    # an arrow for each pair of phases and innermost condition; the words say each
+    # transition whole, with the conditions around it (several may share an arrow)
+    arrows = re.findall(r"^    (\S+) --> (\S+)", markdown, flags=re.M)
+    assert details.count("<li>") >= len(arrows)
+    def named(phase: str, end: str) -> str:
+        return end if phase == "[*]" else f'href="#phase-{phase.replace("_", "-")}"'
+
+    items = details.split("<li>")[1:]
+    for source, target in arrows:
+        assert any(named(source, "From the start") in item
+                   and named(target, "the end of the game") in item.split(" to ", 1)[1]
+                   for item in items), (source, target)
 
 
 def test_dynasties_page_draws_the_provinces() -> None:
@@ -332,8 +343,9 @@ def test_dynasties_page_draws_the_provinces() -> None:
     assert "<tr><td>Mongolia</td><td>Qinghai, Mandarin, Xinjiang</td></tr>" in page
     assert ('<li>From the start to <a href="#phase-choose-warlord">choose warlord</a>, when '
             "<code>warlords</code>.</li>") in page
+    # the conditions around the innermost, which the arrow alone shows (`track > 0`)
     assert ('<li>From <a href="#phase-resolution">resolution</a> to the end of the game, when '
-            "<code>track &gt; 0</code>.</li>") in page
+            "<code>dynasty == 9 and track &gt; 0</code>.</li>") in page
     assert ('<li>From <a href="#phase-resolution">resolution</a> to '
             '<a href="#phase-placement">placement</a>, otherwise.</li>') in page
 
@@ -367,3 +379,22 @@ def test_a_transition_keeps_its_whole_condition_in_the_page() -> None:
     page = (ROOT / "generated" / "docs" / "rulers_gambit.html").read_text()
     condition = "turn == 1 and not any(has(u, first_strike) for u in units[turn_player])"
     assert condition in page  # brackets, commas and all: the SVG and the words escape it
+
+
+def test_a_transition_says_every_if_around_it_and_a_called_phase_goes_back(
+    tmp_path: Path,
+) -> None:
+    """`if x { if y { call b } }` read "from a to b, when y" (x was lost), and the phase that
+    `call` enters had no way back in the diagram: its `return` is an arrow to each caller."""
+    rules = tmp_path / "dg.rules"
+    rules.write_text('game dg {\n  title "DG"\n  players 2\n}\n'
+                     "state { x: bool = false  y: bool = false }\nsetup { goto a }\n"
+                     "phase a {\n  actor A\n  action go() { if x { if y { call b } } }\n"
+                     "  action stop() { win A }\n}\n"
+                     "phase b {\n  actor B\n  action back() { return }\n}\n", encoding="utf-8")
+    markdown, page = generate_all_docs(compile_model(rules))
+    assert "    a --> b : y\n" in markdown and "    b --> a : return\n" in markdown
+    assert ('From <a href="#phase-a">a</a> to <a href="#phase-b">b</a>, when '
+            "<code>x and y</code>.") in page
+    assert ('From <a href="#phase-b">b</a> back to <a href="#phase-a">a</a>, which called '
+            "it.") in page
