@@ -145,15 +145,14 @@ def load_decks(
 ) -> None:
     base = resolved(Path(decl.span.file)).parent
     folder = resolved(base / decl.path)
-    if (not decl.path.isprintable() or not folder.is_relative_to(resolved(root or base))
-            or not folder.is_dir()):
+    inside = resolved(root or base)
+    if not decl.path.isprintable() or not folder.is_relative_to(inside) or not folder.is_dir():
         diagnostics.add("E0401", decl.span, f"'{decl.path}' is not a folder inside the "
                         "rulebook's folder", hint="decks \"decks\" names a folder of *.deck.yaml")
         return
     files = sorted(folder.glob("*.deck.yaml"))
     if not files:
         diagnostics.add("E0401", decl.span, f"'{decl.path}' holds no *.deck.yaml files")
-    inside = resolved(root or base)
     for file in files:
         name = display_name(file)
         if not resolved(file).is_relative_to(inside):  # a link to a file elsewhere

@@ -280,12 +280,11 @@ class BoardResolver:
             # composed once: the nodes say where each part is written, the data is built
             # from them (safe_load would read the text a second time)
             root = loader.get_single_node()
+            located = MapFile(name, root, span)
             repeated = None if root is None else repeated_key(root)
             if repeated is not None:  # YAML would keep the last silently
                 first, again = repeated
-                start, end = again.start_mark, again.end_mark
-                self.diagnostics.add("E0401", Span(name, start.line + 1, start.column + 1,
-                                                   end.line + 1, end.column + 1),
+                self.diagnostics.add("E0401", located.node_span(again) or span,
                                      f"'{again.value}' is given twice (first at line "
                                      f"{first.start_mark.line + 1}): keep one", notes=[note])
                 return None
@@ -304,7 +303,7 @@ class BoardResolver:
             if loader is not None:
                 loader.dispose()
         # an empty file: its shape is reported
-        return ({} if data is None else data), MapFile(name, root, span)
+        return ({} if data is None else data), located
 
     def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
         loaded = self.map_data(shape.path, shape.span)

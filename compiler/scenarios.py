@@ -17,7 +17,6 @@ folder, then in its project, or a rulebook's path from its folder
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl.diagnostics import did_you_mean
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
+from dsl.source import line_starts, position
 from dsl.yaml_limits import crossed_limit, repeated_key
 from dsl.yaml_origins import same_lines
 
@@ -94,17 +94,15 @@ class _LineLoader(yaml.SafeLoader):
     rulebook values), and a whole number too long to be one is refused where it is written."""
 
     def __init__(self, text: str) -> None:
-        self.line_starts = None if same_lines(text) else [
-            0, *(found.end() for found in re.finditer("\n", text))]
+        self.line_starts = None if same_lines(text) else line_starts(text)
         super().__init__(text)
 
     def get_mark(self) -> yaml.Mark:
         mark = super().get_mark()
         if self.line_starts is None:
             return mark
-        line = bisect.bisect_right(self.line_starts, mark.index) - 1
-        return yaml.Mark(mark.name, mark.index, line, mark.index - self.line_starts[line],
-                         mark.buffer, mark.pointer)
+        line, column = position(self.line_starts, mark.index)
+        return yaml.Mark(mark.name, mark.index, line, column, mark.buffer, mark.pointer)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         """A mapping whose keys are their text as written: a scenario's keys are names and

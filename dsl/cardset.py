@@ -13,7 +13,6 @@ gives the same AST, spans and diagnostics and hands anything else back to the Py
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 import sys
@@ -29,7 +28,7 @@ from dsl.effect_shapes import EffectShapes
 from dsl.effect_spans import moved, within
 from dsl.lexical import MAX_INT_DIGITS
 from dsl.parser import parse_effect
-from dsl.source import SourceFile, Span
+from dsl.source import SourceFile, Span, line_starts, position
 from dsl.yaml_limits import crossed_limit
 from dsl.yaml_origins import (
     Origins,
@@ -112,13 +111,9 @@ class _Marks:
         """The 0-based line and column of mark."""
         if self.same:
             return mark.line, mark.column
-        starts = self.line_starts
-        if starts is None:
-            starts = self.line_starts = [0, *(m.end() for m in re.finditer("\n",
-                                                                         self.source.text))]
-        index = self.index(mark)
-        line = bisect.bisect_right(starts, index) - 1
-        return line, index - starts[line]
+        if self.line_starts is None:
+            self.line_starts = line_starts(self.source.text)
+        return position(self.line_starts, self.index(mark))
 
     def between(self, start: _Mark, end: _Mark, last_start: _Mark | None = None) -> Span:
         """From start to end; last_start is where the node that ends at end starts."""

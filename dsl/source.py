@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +184,18 @@ class SourceFile:
 
     def line(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of text starts, as SourceFile counts lines (only "\n" ends one): for
+    position(), when a reader's own marks count other line breaks too (YAML's)."""
+    return [0, *(found.end() for found in re.finditer("\n", text))]
+
+
+def position(starts: list[int], index: int) -> tuple[int, int]:
+    """The 0-based line and column of a character index, from the text's line_starts."""
+    line = bisect.bisect_right(starts, index) - 1
+    return line, index - starts[line]
 
 
 def resolved(path: Path) -> Path:

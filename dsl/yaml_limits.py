@@ -33,14 +33,13 @@ never pay it, as dsl.fastcards reads them without PyYAML (and without nesting).
 
 from __future__ import annotations
 
-import bisect
 import unicodedata
 from dataclasses import dataclass
 
 import yaml
 from yaml.reader import ReaderError
 
-from dsl.source import Span
+from dsl.source import Span, line_starts, position
 
 # Real files nest a handful of levels (a card set: its mapping, the list of cards, a card, a
 # list value: 4); a hundred is generous and far below what overflows the stack (thousands).
@@ -71,13 +70,8 @@ class YamlLimit:
     def span(self, file: str, text: str) -> Span:
         """Where the limit is crossed, in the lines and columns of dsl.source (only "\\n" ends
         a line), whatever the loader's marks call lines."""
-        starts = [0]
-        position = text.find("\n")
-        while position != -1 and position < self.index:
-            starts.append(position + 1)
-            position = text.find("\n", position + 1)
-        line = bisect.bisect_right(starts, self.index) - 1
-        return Span.point(file, line + 1, self.index - starts[line] + 1)
+        line, column = position(line_starts(text[: self.index]), self.index)
+        return Span.point(file, line + 1, column + 1)
 
 
 class _Collection:
