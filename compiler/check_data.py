@@ -21,12 +21,12 @@ from compiler.consteval import compile_rule, constant_rule, evaluate
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.diagnostics import CONTROL_CHARACTERS, Diagnostics, did_you_mean
 from dsl.source import Span
 
 # What a field of each type needs, and how to write it, for a word that names nothing.
 # control characters other than tabs and line breaks, which card text may hold
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(f"[{CONTROL_CHARACTERS}]")
 _WRITE: dict[type[t.Type], str] = {
     t.IntT: "write a whole number, such as 3",
     t.BoolT: "write true or false",

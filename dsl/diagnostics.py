@@ -79,8 +79,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 # characters (an escape sequence clears the screen or retitles the window) and the
 # bidirectional controls that reorder what is read ("Trojan Source"), and the line and paragraph
 # separators. Tabs and line ends are laid out as they are.
-_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
-                      "\u2066-\u2069]")
+CONTROL_CHARACTERS = "\x00-\x08\x0b-\x1f\x7f-\x9f"  # a character class: all but tab, line feed
+_UNSHOWN = re.compile(f"[{CONTROL_CHARACTERS}\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def shown(text: str) -> str:
