@@ -322,6 +322,13 @@ class BoardResolver:
                    "neighbours", located.span("nodes") or located.span(),
                    hint=did_you_mean(keys[0], ["nodes"]) if len(keys) == 1 else None)
             return
+        other = [key for key in data if key != "nodes"]
+        if other:  # a misspelt or misplaced key would otherwise be dropped unseen
+            refuse(f"a graph map has 'nodes' only, not '{other[0]}'",
+                   located.span(str(other[0]), key=True) or located.span(),
+                   hint=did_you_mean(str(other[0]), ["nodes"])
+                   or "a node goes under 'nodes', with the list of nodes it borders")
+            return
         for position, (name, neighbours) in enumerate(nodes.items()):
             if not isinstance(name, str) or not _IDENTIFIER.match(name):
                 written = located.nth_key(position, "nodes")
