@@ -50,9 +50,13 @@ def imperfect(module: ModuleType) -> bool:
 
 def game_type(module: ModuleType, short_name: str) -> Any:
     low, high = module.INFO["players"]
-    params: dict[str, Any] = {"seed": 0, "players": low, "decks": ""}
+    # players 0: the fewest the options seat (pyspiel passes every default, so a default
+    # count could not be told from one asked for; teams of two seat no fewer than four)
+    params: dict[str, Any] = {"seed": 0, "players": 0, "decks": ""}
+    words = getattr(module, "OPTION_WORDS", {})
     for name, default in module.INFO["options"].items():
-        params[name] = default
+        # an enum option is given by its member's name, as on the command line
+        params[name] = words[name][default] if name in words else default
     information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if imperfect(module)
                    else pyspiel.GameType.Information.PERFECT_INFORMATION)
     # with two players a result is a win and a loss, or a draw; with more, teams may all lose
@@ -101,10 +105,16 @@ class RulecraftGame(pyspiel.Game):  # type: ignore[misc]
         values = dict(self.TYPE.parameter_specification)
         values.update(params or {})
         self.seed = int(values.pop("seed"))
-        self.players = int(values.pop("players"))
+        players = int(values.pop("players"))
         decks = str(values.pop("decks"))
         self.decks = decks.split(",") if decks else None
         self.options = values
+        if players == 0:
+            counts = module.player_counts(values)
+            if not counts:
+                raise ValueError(f"{module.INFO['name']} seats no players with these options")
+            players = min(counts)
+        self.players = players
         self.started = 0
         info = pyspiel.GameInfo(
             num_distinct_actions=module.NUM_DISTINCT_ACTIONS, max_chance_outcomes=0,

@@ -322,7 +322,7 @@ class BoardResolver:
                    "neighbours", located.span("nodes") or located.span(),
                    hint=did_you_mean(keys[0], ["nodes"]) if len(keys) == 1 else None)
             return
-        other = [key for key in data if key != "nodes"]
+        other = [key for key in data if key != "nodes"] if isinstance(data, dict) else []
         if other:  # a misspelt or misplaced key would otherwise be dropped unseen
             refuse(f"a graph map has 'nodes' only, not '{other[0]}'",
                    located.span(str(other[0]), key=True) or located.span(),

@@ -41,6 +41,23 @@ def test_game_type_and_info_come_from_the_module() -> None:
     assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
 
 
+def test_an_enum_option_is_a_word_and_players_default_to_what_the_options_seat() -> None:
+    # Dynasty TCG's team mode seats 4 or 6 and its free-for-all 3 or 4: without `players`
+    # the game seats the fewest of them (it seated 2, which new_game refused)
+    assert pyspiel.load_game("rulecraft_dynasty_tcg").get_parameters()["mode"] == "duel"
+    for mode, seated in (("duel", 2), ("war", 4), ("royale", 3)):
+        game = pyspiel.load_game("rulecraft_dynasty_tcg", {"mode": mode})
+        assert game.num_players() == seated
+        assert game.new_initial_state().current_player() == 0
+    assert pyspiel.load_game("rulecraft_dynasty_tcg", {"mode": "war", "players": 6}
+                             ).num_players() == 6
+    with pytest.raises(ValueError, match="one of duel, war, royale, not 'melee'"):
+        pyspiel.load_game("rulecraft_dynasty_tcg", {"mode": "melee"}).new_initial_state()
+    with pytest.raises(ValueError, match="is for 4 or 6 players, not 2"):
+        pyspiel.load_game("rulecraft_dynasty_tcg",
+                          {"mode": "war", "players": 2}).new_initial_state()
+
+
 def test_a_state_is_the_generated_state_by_action_ids() -> None:
     game = pyspiel.load_game("rulecraft_dynasties", {"seed": 4})
     state = game.new_initial_state()
