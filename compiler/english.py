@@ -360,6 +360,11 @@ class English:
                     link = self.links[e.func] = f"[{md(words(e.func))}](#{anchor(e.func)})"
                 return f"{link}({', '.join(args)})"
             case sym.Builtin() | None:
+                counted = self.model.types.get(id(e.args[0])) if e.args else None
+                if (e.func == "size" and isinstance(counted, t.ListT)
+                        and not isinstance(counted.element, (t.CardT, t.DefT))):
+                    # a list of players, cells or numbers: "the number of teammates of p"
+                    return f"the number of {args[0].removeprefix('the ')}"
                 return self.builtin(e.func, args)
             case _:
                 assert_never(symbol)

@@ -470,3 +470,14 @@ def test_a_game_without_seed_rules_has_no_empty_sections_and_an_empty_action_say
         assert "Designer's decisions" not in text and "Coverage of the seed rules" not in text
         assert text.count("What happens: nothing; play goes on.") == 1
     assert_well_formed(page)
+
+
+def test_a_size_counts_cards_only_of_a_zone_or_a_list_of_cards(duel: Path) -> None:
+    # size of a list of players read "the number of cards in the players after p"
+    text = duel.read_text(encoding="utf-8")
+    duel.write_text(text + "\nfunction crowd(p: player) -> int = size(after(p)) + size(hand[p])"
+                    " + size(list(c for c in hand[p] where c.cost > 1))\n", encoding="utf-8")
+    markdown, _ = generate_all_docs(compile_model(duel))
+    assert ("It is the number of players still in after *p*, in turn order plus the number of "
+            "cards in *hand* of *p* plus the number of cards in the list of *c* for each *c* in "
+            "*hand* of *p*") in markdown
