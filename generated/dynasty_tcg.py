@@ -2268,7 +2268,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -2278,7 +2278,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:451
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -2293,13 +2293,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:460
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -2308,7 +2308,7 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return (
@@ -2318,7 +2318,7 @@ def f_may_attack(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
 def f_may_draw(s: State, v_p: int) -> bool:
     """Does p draw in the draw phase? Not on the game's first turn; in Victory Royale not before
     the last commander's first turn, the first who draws (decision FIRST_TURN, S101).
@@ -2330,7 +2330,7 @@ def f_may_draw(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:475
 def f_across(s: State, v_p: int) -> int:
     """The enemy commander across the line from p in All-out war: the armies sit A, C, E against
     B, D, F, and A's battlefield faces B's, C's faces D's, E's faces F's (decision WAR_TURNS).
@@ -2338,7 +2338,7 @@ def f_across(s: State, v_p: int) -> int:
     return (((v_p) + 1) % s.num_players if s.ally(v_p, 0) else s.previous_in(v_p))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:478
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -2347,7 +2347,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:484
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -2363,7 +2363,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:488
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -2378,7 +2378,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -2394,30 +2394,35 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def f_standing(s: State, v_p: int) -> int:
-    """p's units on the battlefield that are still standing (damage below health)"""
+    """p's units on the battlefield that are still standing (damage below health); a wall is not
+    a unit, so destroying one levels no champion up (decision LEVEL_UP)
+    """
     v_sum = 0
     for v_c in range(15):
         v_sum += sum(
             1
             for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
-            if (s.k_Card_damage[v_u] < f_hp(s, v_u))
+            if (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                and (s.k_Card_damage[v_u] < f_hp(s, v_u))
+            )
         )
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if T_CARD_507[s.card_def[v_c]]
+        if T_CARD_509[s.card_def[v_c]]
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:510
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:512
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -2432,7 +2437,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:517
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -2451,13 +2456,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:521
 def f_units(s: State, v_p: int) -> int:
-    """p's units on the battlefield"""
+    """p's cards on the battlefield: units and walls (decisions DECK_OUT and STALEMATE)"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -2472,13 +2477,13 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [v_i for v_i in f_all_gear(s) if (s.k_Card_held_by[v_i] == v_u)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     return (
@@ -2487,7 +2492,7 @@ def f_atk(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     return (
@@ -2496,7 +2501,7 @@ def f_hp(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -2546,7 +2551,7 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (
@@ -2572,7 +2577,7 @@ def f_side_of(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:557
 def f_still_in(s: State) -> list[int]:
     """the commanders not out, in seat order (the builtin `standing` is this rulebook's count of
     standing units)
@@ -2580,13 +2585,13 @@ def f_still_in(s: State) -> list[int]:
     return [v_p for v_p in range(s.num_players) if (not s.p_out[v_p])]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def f_seats(s: State) -> int:
     """how many commanders the game began with"""
     return len(range(s.num_players))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
 def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     """p's zone of items when the game has seat n (an aggregate reads one collection, so the
     seats are joined one by one)
@@ -2594,7 +2599,7 @@ def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
 def f_all_gear(s: State) -> list[int]:
     """every item on the battlefield"""
     return (
@@ -2613,13 +2618,13 @@ def f_all_gear(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
     """p's trade centre when the game has seat n"""
     return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if ((len(range(s.num_players))) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
 def f_all_trade(s: State) -> list[int]:
     """every card for sale in the trade centres (S50)"""
     return (
@@ -2638,19 +2643,19 @@ def f_all_trade(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:584
 def f_pool(s: State, v_p: int) -> int:
     """the army's pool of resources: 10 for each of its commanders (S100); 10 alone"""
     return (10 * (1 + len(s.allies(v_p))))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -2672,7 +2677,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -2684,7 +2689,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:604
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -2705,7 +2710,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -2714,7 +2719,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -2730,7 +2735,7 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def f_army_has_cards(s: State, v_p: int) -> bool:
     """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
     A and B captain the two armies.
@@ -2738,81 +2743,81 @@ def f_army_has_cards(s: State, v_p: int) -> bool:
     return (f_has_cards(s, v_p) or any(f_has_cards(s, v_q) for v_q in s.allies(v_p)))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
     s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:631
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     s.p_resources[v_p] = min((10 * (1 + len(s.allies(v_p)))), (s.p_resources[v_p] + v_n))
     s.share(s.p_resources, v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
         s.p_health[v_side] -= (v_n - v_left)
         s.share(s.p_health, v_side)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:660
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
-    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
-    s.g_strike_power = v_power
+    s.g_strike_from = v_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
-    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
+    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
-    s.g_strike_shield = False
+    s.g_strike_power = v_power
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
-    v_q = s.p_facing[v_p]
+    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    v_q = s.p_facing[v_p]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2823,140 +2828,140 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:687
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
     s.share(s.p_resources, v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
     s.move_uncapped(v_o, Z_ORDERS + s.card_owner[v_o])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
-    proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
-    s.k_Card_played_by[v_o] = v_p
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
-    s.k_Card_chosen[v_o] = v_t
+    proc_spend_order(s, v_p, v_o)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:703
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:717
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
     if f_can_react(s, s.p_facing[s.g_current]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:725
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:736
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == s.g_current):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] != s.g_current) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     v_lead = (s.p_facing[s.g_current] if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:750
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
-    v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
-    v_foe = s.g_strike_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+    v_at = s.g_strike_from
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    v_foe = s.g_strike_at
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2964,13 +2969,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
-        v_q = s.p_facing[s.g_current]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
-        v_back_zone = f_reinforcer(s, v_q, v_foe)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
-        v_before = f_standing(s, v_q)
+        v_q = s.p_facing[s.g_current]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+        v_back_zone = f_reinforcer(s, v_q, v_foe)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+        v_before = f_standing(s, v_q)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
         v_power = max(
             0,
             (
@@ -2978,247 +2983,255 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
                     v_r_zone = s.zones[Z_FIELD + v_q * 15 + v_back_zone]
                     if v_r_zone:
                         v_r = v_r_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
-                        s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
-                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
-                        s.k_Card_damage[v_r] += v_power
+                        s.k_Card_defended[v_r] = True
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+                        s.k_Card_damage[v_r] += v_power
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
                     v_u_zone = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
                     if v_u_zone:
                         v_u = v_u_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
                         v_back = (
                             f_atk(s, v_v)
                             if (f_in_reach(s, C_CARD_RANGE[s.card_def[v_v]], v_foe, v_at))
                             else 0
                         )
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
                     v_w_zone = s.zones[Z_FIELD + v_q * 15 + v_c]
                     if v_w_zone:
                         v_w = v_w_zone[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
                     v_w_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]
                     if v_w_zone_2:
                         v_w_2 = v_w_zone_2[0]
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
         v_u_zone_2 = s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         if v_u_zone_2:
             v_u_2 = v_u_zone_2[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
-    s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
-    s.g_strike_at = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
-    s.g_strike_power = 0
+    s.g_strike_from = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
-    s.g_strike_lead = 0
+    s.g_strike_at = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+    s.g_strike_power = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
-    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
-    s.k_Card_moved[v_u] = False
+    s.k_Card_damage[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
-    s.k_Card_defended[v_u] = False
+    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
-    s.k_Card_kills[v_u] = 0
+    s.k_Card_moved[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
-    s.k_Card_plain[v_u] = False
+    s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
-    s.k_Card_boost[v_u] = 0
+    s.k_Card_kills[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
     v_u_zone = s.zones[Z_FIELD + v_p * 15 + v_c]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
             s.move_uncapped(v_i, Z_LEAVING + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
         s.move_uncapped(v_u, Z_RETREAT2 + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:828
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
         s.move_uncapped(v_w, Z_DISCARD + s.card_owner[v_w])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def proc_army_checks(s: State) -> None:
     """One on one and All-out war, where A and B captain the two armies (S1, S2, S3)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
         s.p_health[0] += 20
         s.share(s.p_health, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
         s.p_health[1] += 20
         s.share(s.p_health, 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         s.lose(1)
     elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
-        s.end_draw()
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+        if (s.p_health[0] < s.p_health[1]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+            s.lose(0)
+        elif (s.p_health[1] < s.p_health[0]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+            s.lose(1)
+        else:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+            s.end_draw()
     elif (not f_army_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
         s.lose(0)
     elif (not f_army_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def proc_royale_checks(s: State) -> None:
     """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
     BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
     turn order (decision ROYALE_OUT); the last one standing wins.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     v_all = True
     for v_p in f_still_in(s):
         if (s.p_health[v_p] > 0):
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
         for v_p_2 in f_still_in(s):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
             s.p_health[v_p_2] += 20
             s.share(s.p_health, v_p_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     v_all_2 = True
     for v_p_3 in f_still_in(s):
         if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
             v_all_2 = False
             break
     if v_all_2:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         s.end_draw()
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
         for v_p_4 in f_still_in(s):
             if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
                 s.p_out[v_p_4] = True
                 s.mark_out(v_p_4)
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
         if (s.p_out[s.g_current] or s.p_out[s.p_facing[s.g_current]]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
-            s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
-            s.g_strike_at = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
-            s.g_strike_power = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
-            s.g_strike_lead = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
-            s.g_replying = False
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+            s.g_strike_from = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+            s.g_strike_at = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            s.g_strike_power = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+            s.g_strike_lead = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+            s.g_replying = False
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:914
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3227,30 +3240,30 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:269
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -3424,7 +3437,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:270
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:271
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
@@ -3558,38 +3571,38 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:325
 def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int]]:
     """Every deck-construction rule broken, each once: its message, its line, and the card it is
     about (the innermost `for` over cards), or -1.
     """
     problems: list[tuple[str, int, int]] = []
     try:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
-        v_main = len(cards)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
-        v_spare = len(side)
+        v_main = len(cards)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
-        if not ((len(cards) >= 50) and (len(cards) <= 60)):
-            problems.append(('a main deck has 50 to 60 cards, not ' + str(v_main), 327, -1))
+        v_spare = len(side)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
-        if (len(side) > 15):
-            problems.append(('a side deck has 0 to 15 cards, not ' + str(v_spare), 328, -1))
+        if not ((len(cards) >= 50) and (len(cards) <= 60)):
+            problems.append(('a main deck has 50 to 60 cards, not ' + str(v_main), 328, -1))
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:329
+        if (len(side) > 15):
+            problems.append(('a side deck has 0 to 15 cards, not ' + str(v_spare), 329, -1))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
         for v_c in [*cards, *side]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
             if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
                 problems.append(
                     (
                         'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together',
-                        330,
+                        331,
                         v_c,
                     )
                 )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:334
         if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-            problems.append(('at most 4 champion cards, main and side deck together', 333, -1))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:335
+            problems.append(('at most 4 champion cards, main and side deck together', 334, -1))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:336
         if (
             sum(
                 1
@@ -3598,7 +3611,7 @@ def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int
             ) > 7
         ):
             problems.append(
-                ('at most 7 units costing 7 or more, main and side deck together', 335, -1)
+                ('at most 7 units costing 7 or more, main and side deck together', 336, -1)
             )
     except Exception:
         # a rule after a broken one may need it to hold (a division by the size it
@@ -3609,98 +3622,98 @@ def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int
     return list(dict.fromkeys(problems))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:325
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     problems = deck_problems(cards, side)
     return (problems[0][0], problems[0][1]) if problems else None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:839
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
-                    proc_leave_field(s, v_u)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+                    proc_leave_field(s, v_u)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
                     s.move_uncapped(v_u, Z_DISCARD + s.card_owner[v_u])
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:856
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
         proc_royale_checks(s)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
-    for v_p_2 in range(s.num_players):
+    for v_p in range(s.num_players):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    for v_p_2 in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
         s.p_resources[v_p_2] = (10 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
         s.p_facing[v_p_2] = (
             (((v_p_2) + 1) % s.num_players if s.ally(v_p_2, 0) else s.previous_in(v_p_2))
             if (s.o_mode == MODE_WAR)
             else s.next_in(v_p_2)
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
         s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:950
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3708,7 +3721,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3725,18 +3738,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     s.move_uncapped(v_c, Z_ASIDE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3780,7 +3793,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3802,7 +3815,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3813,7 +3826,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3829,35 +3842,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3866,67 +3879,67 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         s.p_resources[s.g_current] = (10 * (1 + len(s.allies(s.g_current))))
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
     for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
             v_u_zone = s.zones[Z_FIELD + v_p_3 * 15 + v_c]
             if v_u_zone:
                 v_u = v_u_zone[0]
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     if ((s.g_turn >= (len(range(s.num_players)))) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += sum(map(len, s.zones[Z_FIELD + v_p_5 * 15:Z_FIELD + v_p_5 * 15 + 15]))
@@ -3934,44 +3947,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1245
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3986,37 +3999,37 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
-    if not T_CARD_1020[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    if not T_CARD_1026[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4030,13 +4043,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4051,7 +4064,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4089,7 +4102,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4097,13 +4110,13 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
-                if not T_CARD_1020[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+                if not T_CARD_1026[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4122,7 +4135,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4136,7 +4149,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4152,15 +4165,15 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
-    if not T_CARD_1020[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+    if not T_CARD_1026[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4168,26 +4181,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4200,13 +4213,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4222,7 +4235,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4264,7 +4277,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4273,13 +4286,13 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
-                if not T_CARD_1020[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+                if not T_CARD_1026[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4302,7 +4315,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4317,7 +4330,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4334,38 +4347,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4377,7 +4390,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4392,15 +4405,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4409,22 +4422,22 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     s.move_uncapped(v_i, Z_GEAR + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4438,10 +4451,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4456,7 +4469,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4497,7 +4510,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4505,13 +4518,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4533,7 +4546,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4544,7 +4557,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4561,18 +4574,18 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
-    if not T_CARD_1062[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+    if not T_CARD_1068[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4580,19 +4593,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4605,19 +4618,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4646,23 +4659,23 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
-                if not T_CARD_1062[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+                if not T_CARD_1068[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4680,7 +4693,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4691,7 +4704,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4706,15 +4719,15 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
-    if not T_CARD_1062[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    if not T_CARD_1068[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4722,19 +4735,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4747,16 +4760,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4816,7 +4829,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4836,7 +4849,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4848,7 +4861,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4869,68 +4882,68 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
         s.move_uncapped(v_w, Z_UNDER + actor * 15 + v_to)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(row[v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4943,7 +4956,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4960,18 +4973,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4982,33 +4995,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -5019,7 +5032,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5029,7 +5042,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -5050,9 +5063,9 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5061,22 +5074,22 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5085,21 +5098,21 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5111,25 +5124,25 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5138,7 +5151,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5151,7 +5164,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5174,9 +5187,9 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5185,19 +5198,19 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5206,29 +5219,29 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
         v_u_zone = s.zones[Z_FIELD + actor * 15 + v_c_2]
         if v_u_zone:
             v_u = v_u_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5240,22 +5253,22 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
             if (not f_supporters(s, actor, v_at)):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5264,7 +5277,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5277,7 +5290,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5292,9 +5305,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
     if not any(
         (
             (
@@ -5323,43 +5336,43 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-        s.move_uncapped(v_u, Z_UNDER + actor * 15 + v_at)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
-    s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
-    s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
-    if v_searched:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+        s.move_uncapped(v_u, Z_UNDER + actor * 15 + v_at)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+    s.k_Card_kills[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5383,7 +5396,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
             if check and not any(
                 (
                     (
@@ -5436,7 +5449,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5444,7 +5457,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
                 if not any(
                     (
                         (
@@ -5484,7 +5497,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5496,7 +5509,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5517,9 +5530,9 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5528,13 +5541,13 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5543,25 +5556,25 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
         v_v_zone = s.zones[Z_FIELD + actor * 15 + v_ally]
         if v_v_zone:
             v_v = v_v_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5572,16 +5585,16 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
         if check and not f_fresh(s, actor, v_at):
             continue
         row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
                 if not all(
                     (
                         (
@@ -5595,7 +5608,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(row[v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5608,7 +5621,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5625,9 +5638,9 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5636,40 +5649,40 @@ def check_strike(s: State, actor: int, v_at: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5681,25 +5694,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5709,7 +5722,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5726,22 +5739,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5779,7 +5792,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5801,7 +5814,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5812,7 +5825,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5829,23 +5842,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1204
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5857,7 +5870,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5886,14 +5899,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5911,7 +5924,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5922,7 +5935,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5939,24 +5952,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1213
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5969,7 +5982,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -6012,7 +6025,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -6020,7 +6033,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -6042,7 +6055,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6054,7 +6067,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -6066,29 +6079,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
-    if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+    if ((v_c in s.zones[Z_TRADE + actor]) and (s.k_Card_deposited[v_c] == s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
     s.move_uncapped(v_c, Z_HAND + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6100,7 +6113,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -6114,8 +6127,8 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
-        if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+        if check and ((v_c in s.zones[Z_TRADE + actor]) and (s.k_Card_deposited[v_c] == s.g_turn)):
             continue
         if plain:
             out.append(listed[v_c_arg])
@@ -6130,7 +6143,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6146,7 +6159,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6157,7 +6170,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6173,23 +6186,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6198,7 +6211,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6220,18 +6233,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6247,9 +6260,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6258,15 +6271,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6275,7 +6288,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6284,7 +6297,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6301,18 +6314,18 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6320,13 +6333,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6339,19 +6352,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6380,23 +6393,23 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
-                if not T_CARD_1261[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+                if not T_CARD_1269[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6414,7 +6427,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6425,7 +6438,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6440,15 +6453,15 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6456,13 +6469,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6475,16 +6488,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6544,7 +6557,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6564,7 +6577,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6576,7 +6589,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6596,45 +6609,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6644,7 +6657,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6657,23 +6670,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Listed(K_LET_LAND, actor, (), text_let_land) for actor in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6682,7 +6695,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6691,18 +6704,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6719,18 +6732,18 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6738,13 +6751,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6757,19 +6770,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6798,23 +6811,23 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
-                if not T_CARD_1261[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+                if not T_CARD_1269[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6832,7 +6845,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6843,7 +6856,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6858,15 +6871,15 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6874,13 +6887,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1321
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6893,16 +6906,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6962,7 +6975,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6982,7 +6995,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6994,7 +7007,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -7010,23 +7023,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -7035,25 +7048,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7070,18 +7083,18 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7089,13 +7102,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7108,19 +7121,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7149,23 +7162,23 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
-                if not T_CARD_1261[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+                if not T_CARD_1269[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7183,7 +7196,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7194,7 +7207,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7209,15 +7222,15 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
-    if not T_CARD_1261[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
+    if not T_CARD_1269[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7225,13 +7238,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1343
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7244,16 +7257,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7313,7 +7326,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7333,7 +7346,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7345,7 +7358,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7361,29 +7374,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1358
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7392,25 +7405,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1372
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1380
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7418,7 +7431,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7435,24 +7448,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1364
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1372
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
     s.move_uncapped(v_i, Z_RETREAT2 + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7464,7 +7477,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7499,14 +7512,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1363
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7524,7 +7537,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7535,7 +7548,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7551,25 +7564,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1377
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1377
         s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7578,7 +7591,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -8243,19 +8256,19 @@ N_CELL_BEHIND: Final = (
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_507: Final[tuple[bool, ...]] = tuple(
+T_CARD_509: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
     for d in range(55)
 )
-T_CARD_1020: Final[tuple[bool, ...]] = tuple(
+T_CARD_1026: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
     for d in range(55)
 )
-T_CARD_1062: Final[tuple[bool, ...]] = tuple(
+T_CARD_1068: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
     for d in range(55)
 )
-T_CARD_1261: Final[tuple[bool, ...]] = tuple(
+T_CARD_1269: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
     for d in range(55)
 )
