@@ -2735,7 +2735,7 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def f_army_has_cards(s: State, v_p: int) -> bool:
     """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
     A and B captain the two armies.
@@ -3156,82 +3156,82 @@ def proc_army_checks(s: State) -> None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
             s.end_draw()
     elif (not f_army_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
         s.lose(0)
     elif (not f_army_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
 def proc_royale_checks(s: State) -> None:
     """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
     BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
     turn order (decision ROYALE_OUT); the last one standing wins.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     v_all = True
     for v_p in f_still_in(s):
         if (s.p_health[v_p] > 0):
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
         for v_p_2 in f_still_in(s):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             s.p_health[v_p_2] += 20
             s.share(s.p_health, v_p_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     v_all_2 = True
     for v_p_3 in f_still_in(s):
         if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
             v_all_2 = False
             break
     if v_all_2:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
         s.end_draw()
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
         for v_p_4 in f_still_in(s):
             if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
                 s.p_out[v_p_4] = True
                 s.mark_out(v_p_4)
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
         if (s.p_out[s.g_current] or s.p_out[s.p_facing[s.g_current]]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
             s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
             s.g_strike_at = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
             s.g_strike_power = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
             s.g_strike_lead = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
             s.g_replying = False
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3240,26 +3240,26 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
         s.end_draw()
 
 
@@ -3665,55 +3665,55 @@ def checkpoint_commanders(s: State) -> None:
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     for v_p_2 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
         s.p_resources[v_p_2] = (10 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
         s.p_facing[v_p_2] = (
             (((v_p_2) + 1) % s.num_players if s.ally(v_p_2, 0) else s.previous_in(v_p_2))
             if (s.o_mode == MODE_WAR)
             else s.next_in(v_p_2)
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
         s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:966
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3721,7 +3721,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3738,18 +3738,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     s.move_uncapped(v_c, Z_ASIDE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3793,7 +3793,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3815,7 +3815,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3826,7 +3826,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:955
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3842,35 +3842,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:955
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:955
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:955
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:955
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3879,67 +3879,67 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
         s.p_resources[s.g_current] = (10 * (1 + len(s.allies(s.g_current))))
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
             v_u_zone = s.zones[Z_FIELD + v_p_3 * 15 + v_c]
             if v_u_zone:
                 v_u = v_u_zone[0]
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if ((s.g_turn >= (len(range(s.num_players)))) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += sum(map(len, s.zones[Z_FIELD + v_p_5 * 15:Z_FIELD + v_p_5 * 15 + 15]))
@@ -3947,44 +3947,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1245
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1246
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3999,37 +3999,37 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
-    if not T_CARD_1026[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    if not T_CARD_1025[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4043,13 +4043,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4064,7 +4064,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4102,7 +4102,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4110,13 +4110,13 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
-                if not T_CARD_1026[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+                if not T_CARD_1025[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4135,7 +4135,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4149,7 +4149,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4165,15 +4165,15 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
-    if not T_CARD_1026[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    if not T_CARD_1025[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4181,26 +4181,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4213,13 +4213,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4235,7 +4235,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4277,7 +4277,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4286,13 +4286,13 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
-                if not T_CARD_1026[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+                if not T_CARD_1025[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4315,7 +4315,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4330,7 +4330,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4347,38 +4347,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4390,7 +4390,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4405,15 +4405,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4422,22 +4422,22 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     s.move_uncapped(v_i, Z_GEAR + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4451,10 +4451,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4469,7 +4469,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -4510,7 +4510,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4518,13 +4518,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4546,7 +4546,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4557,7 +4557,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4574,18 +4574,18 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
-    if not T_CARD_1068[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    if not T_CARD_1067[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4593,19 +4593,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4618,19 +4618,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4659,23 +4659,23 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
-                if not T_CARD_1068[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+                if not T_CARD_1067[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4693,7 +4693,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4704,7 +4704,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4719,15 +4719,15 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
-    if not T_CARD_1068[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+    if not T_CARD_1067[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4735,19 +4735,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4760,16 +4760,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4829,7 +4829,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4849,7 +4849,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4861,7 +4861,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4882,68 +4882,68 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
         s.move_uncapped(v_w, Z_UNDER + actor * 15 + v_to)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(row[v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4956,7 +4956,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4973,18 +4973,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4995,33 +4995,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -5032,7 +5032,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5042,7 +5042,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -5063,9 +5063,9 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5074,22 +5074,22 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5098,21 +5098,21 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5124,25 +5124,25 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5151,7 +5151,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5164,7 +5164,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5187,9 +5187,9 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5198,19 +5198,19 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     if not all(
         (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5219,29 +5219,29 @@ def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
         v_u_zone = s.zones[Z_FIELD + actor * 15 + v_c_2]
         if v_u_zone:
             v_u = v_u_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5253,22 +5253,22 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
             if (not f_supporters(s, actor, v_at)):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5277,7 +5277,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5290,7 +5290,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5305,9 +5305,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
     if not any(
         (
             (
@@ -5336,43 +5336,43 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
         s.move_uncapped(v_u, Z_UNDER + actor * 15 + v_at)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
     s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5396,7 +5396,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
             if check and not any(
                 (
                     (
@@ -5449,7 +5449,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5457,7 +5457,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
                 if not any(
                     (
                         (
@@ -5497,7 +5497,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5509,7 +5509,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5530,9 +5530,9 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5541,13 +5541,13 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5556,25 +5556,25 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
         v_v_zone = s.zones[Z_FIELD + actor * 15 + v_ally]
         if v_v_zone:
             v_v = v_v_zone[0]
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5585,16 +5585,16 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
         if check and not f_fresh(s, actor, v_at):
             continue
         row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
                 if not all(
                     (
                         (
@@ -5608,7 +5608,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(row[v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5621,7 +5621,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5638,9 +5638,9 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
     if (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5649,40 +5649,40 @@ def check_strike(s: State, actor: int, v_at: int) -> str | None:
         )
     ):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     v_u_zone = s.zones[Z_FIELD + actor * 15 + v_at]
     if v_u_zone:
         v_u = v_u_zone[0]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
     if check and (
         not (
             (s.g_turn >= (len(range(s.num_players))))
@@ -5694,25 +5694,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5722,7 +5722,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5739,22 +5739,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5792,7 +5792,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5814,7 +5814,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5825,7 +5825,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5842,23 +5842,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5870,7 +5870,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5899,14 +5899,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5924,7 +5924,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5935,7 +5935,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5952,24 +5952,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
     s.move_uncapped(v_c, Z_TRADE + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5982,7 +5982,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -6025,7 +6025,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -6033,7 +6033,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -6055,7 +6055,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6067,7 +6067,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -6079,29 +6079,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
     if ((v_c in s.zones[Z_TRADE + actor]) and (s.k_Card_deposited[v_c] == s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
     s.move_uncapped(v_c, Z_HAND + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6113,7 +6113,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -6127,7 +6127,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
         if check and ((v_c in s.zones[Z_TRADE + actor]) and (s.k_Card_deposited[v_c] == s.g_turn)):
             continue
         if plain:
@@ -6143,7 +6143,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6159,7 +6159,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6170,7 +6170,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6186,23 +6186,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6211,7 +6211,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6233,18 +6233,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6260,9 +6260,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6271,15 +6271,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6288,7 +6288,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6297,7 +6297,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6314,18 +6314,18 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6333,13 +6333,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6352,19 +6352,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6393,23 +6393,23 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
-                if not T_CARD_1269[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+                if not T_CARD_1268[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6427,7 +6427,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6438,7 +6438,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6453,15 +6453,15 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6469,13 +6469,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6488,16 +6488,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6557,7 +6557,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6577,7 +6577,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6589,7 +6589,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6609,45 +6609,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6657,7 +6657,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6670,23 +6670,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Listed(K_LET_LAND, actor, (), text_let_land) for actor in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6695,7 +6695,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6704,18 +6704,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6732,18 +6732,18 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6751,13 +6751,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6770,19 +6770,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6811,23 +6811,23 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
-                if not T_CARD_1269[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+                if not T_CARD_1268[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6845,7 +6845,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6856,7 +6856,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6871,15 +6871,15 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6887,13 +6887,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1321
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6906,16 +6906,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6975,7 +6975,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6995,7 +6995,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7007,7 +7007,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -7023,23 +7023,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -7048,25 +7048,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7083,18 +7083,18 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7102,13 +7102,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1342
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7121,19 +7121,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7162,23 +7162,23 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
-                if not T_CARD_1269[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+                if not T_CARD_1268[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1341
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7196,7 +7196,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7207,7 +7207,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7222,15 +7222,15 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
-    if not T_CARD_1269[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+    if not T_CARD_1268[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7238,13 +7238,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7257,16 +7257,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7326,7 +7326,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7346,7 +7346,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7358,7 +7358,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7374,29 +7374,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1358
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7405,25 +7405,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1380
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1379
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1380
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1380
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1381
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1380
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1368
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7431,7 +7431,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7448,24 +7448,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1372
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1373
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1372
     s.move_uncapped(v_i, Z_RETREAT2 + actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7477,7 +7477,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7512,14 +7512,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1371
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7537,7 +7537,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7548,7 +7548,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1375
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7564,25 +7564,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1375
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1375
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1377
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1377
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
         s.move_uncapped(v_i, Z_DISCARD + s.card_owner[v_i])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1375
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1376
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1375
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7591,7 +7591,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1367
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -8260,15 +8260,15 @@ T_CARD_509: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
     for d in range(55)
 )
-T_CARD_1026: Final[tuple[bool, ...]] = tuple(
+T_CARD_1025: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
     for d in range(55)
 )
-T_CARD_1068: Final[tuple[bool, ...]] = tuple(
+T_CARD_1067: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
     for d in range(55)
 )
-T_CARD_1269: Final[tuple[bool, ...]] = tuple(
+T_CARD_1268: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
     for d in range(55)
 )

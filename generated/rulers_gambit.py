@@ -2819,7 +2819,7 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:905
 def f_heuristic(s: State, v_p: int) -> int:
     """Who leads in a game not over, for search agents (decision HEURISTIC)."""
     return s.p_lp[v_p]
@@ -3377,33 +3377,33 @@ def proc_end_chain(s: State) -> None:
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:881
+# rulebooks/rulers_gambit/rulers_gambit.rules:880
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:882
+    # rulebooks/rulers_gambit/rulers_gambit.rules:881
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:883
+        # rulebooks/rulers_gambit/rulers_gambit.rules:882
         v_c = rt.first(s.g_card_texts)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:884
+        # rulebooks/rulers_gambit/rulers_gambit.rules:883
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:885
+            # rulebooks/rulers_gambit/rulers_gambit.rules:884
             s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
-            # rulebooks/rulers_gambit/rulers_gambit.rules:886
+            # rulebooks/rulers_gambit/rulers_gambit.rules:885
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:887
+                # rulebooks/rulers_gambit/rulers_gambit.rules:886
                 s.k_Card_destroyed_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:888
+                # rulebooks/rulers_gambit/rulers_gambit.rules:887
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:890
+            # rulebooks/rulers_gambit/rulers_gambit.rules:889
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:891
+                # rulebooks/rulers_gambit/rulers_gambit.rules:890
                 s.k_Card_dies_pending[v_c] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:892
+                # rulebooks/rulers_gambit/rulers_gambit.rules:891
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
@@ -4613,8 +4613,8 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:856
 def raise_destroyed(s: State, v_c: int, v_had_stats: bool) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:862
-    if (T_CARD_863[s.card_def[v_c]] and v_had_stats):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:864
+    if (T_CARD_862[s.card_def[v_c]] and v_had_stats):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:863
         proc_damage(
             s,
             s.card_owner[v_c],
@@ -4624,93 +4624,93 @@ def raise_destroyed(s: State, v_c: int, v_had_stats: bool) -> None:
                 else C_CARD_CRITICAL[s.card_def[v_c]]
             ),
         )
+    # rulebooks/rulers_gambit/rulers_gambit.rules:868
     # rulebooks/rulers_gambit/rulers_gambit.rules:869
-    # rulebooks/rulers_gambit/rulers_gambit.rules:870
     s.k_Card_destroyed_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:871
+    # rulebooks/rulers_gambit/rulers_gambit.rules:870
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:871
+        # rulebooks/rulers_gambit/rulers_gambit.rules:870
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:859
 def raise_dies(s: State, v_c: int) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:873
     # rulebooks/rulers_gambit/rulers_gambit.rules:874
-    # rulebooks/rulers_gambit/rulers_gambit.rules:875
     s.k_Card_dies_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:876
+    # rulebooks/rulers_gambit/rulers_gambit.rules:875
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:876
+        # rulebooks/rulers_gambit/rulers_gambit.rules:875
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:899
+# rulebooks/rulers_gambit/rulers_gambit.rules:898
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:900
+    # rulebooks/rulers_gambit/rulers_gambit.rules:899
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:910
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:912
+    # rulebooks/rulers_gambit/rulers_gambit.rules:911
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:912
+        # rulebooks/rulers_gambit/rulers_gambit.rules:911
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:913
+        # rulebooks/rulers_gambit/rulers_gambit.rules:912
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:914
+        # rulebooks/rulers_gambit/rulers_gambit.rules:913
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:920
+# rulebooks/rulers_gambit/rulers_gambit.rules:919
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:922
+    # rulebooks/rulers_gambit/rulers_gambit.rules:921
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:923
+    # rulebooks/rulers_gambit/rulers_gambit.rules:922
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:924
+        # rulebooks/rulers_gambit/rulers_gambit.rules:923
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:924
+            # rulebooks/rulers_gambit/rulers_gambit.rules:923
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:925
+        # rulebooks/rulers_gambit/rulers_gambit.rules:924
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:926
+        # rulebooks/rulers_gambit/rulers_gambit.rules:925
         if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:927
+            # rulebooks/rulers_gambit/rulers_gambit.rules:926
             s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:928
+            # rulebooks/rulers_gambit/rulers_gambit.rules:927
             s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:930
+        # rulebooks/rulers_gambit/rulers_gambit.rules:929
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:931
+        # rulebooks/rulers_gambit/rulers_gambit.rules:930
         s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:932
+        # rulebooks/rulers_gambit/rulers_gambit.rules:931
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:934
+    # rulebooks/rulers_gambit/rulers_gambit.rules:933
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:950
+# rulebooks/rulers_gambit/rulers_gambit.rules:949
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:952
+    # rulebooks/rulers_gambit/rulers_gambit.rules:951
     s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:953
+    # rulebooks/rulers_gambit/rulers_gambit.rules:952
     s.g_turn = 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:954
+    # rulebooks/rulers_gambit/rulers_gambit.rules:953
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:939
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4718,7 +4718,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4735,20 +4735,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:942
+    # rulebooks/rulers_gambit/rulers_gambit.rules:941
     s.move_uncapped(v_c, Z_DECK + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:943
+    # rulebooks/rulers_gambit/rulers_gambit.rules:942
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4792,7 +4792,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4814,7 +4814,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:941
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4825,7 +4825,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:944
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4841,27 +4841,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:944
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:944
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:946
+    # rulebooks/rulers_gambit/rulers_gambit.rules:945
     s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:947
+    # rulebooks/rulers_gambit/rulers_gambit.rules:946
     s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:948
+    # rulebooks/rulers_gambit/rulers_gambit.rules:947
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:944
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:944
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4870,7 +4870,7 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:939
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def ply_mulligan(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PUT_BACK:
@@ -4883,7 +4883,7 @@ def ply_mulligan(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:940
+        # rulebooks/rulers_gambit/rulers_gambit.rules:939
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (not s.p_kept[v_p]):
@@ -4898,15 +4898,15 @@ def ply_mulligan(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:939
+# rulebooks/rulers_gambit/rulers_gambit.rules:938
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:963
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:964
+    # rulebooks/rulers_gambit/rulers_gambit.rules:963
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4914,52 +4914,52 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:966
+        # rulebooks/rulers_gambit/rulers_gambit.rules:965
         s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:967
+        # rulebooks/rulers_gambit/rulers_gambit.rules:966
         s.k_Card_attacks_made[v_c] = 0
-        # rulebooks/rulers_gambit/rulers_gambit.rules:968
+        # rulebooks/rulers_gambit/rulers_gambit.rules:967
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:970
+    # rulebooks/rulers_gambit/rulers_gambit.rules:969
     s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:971
+    # rulebooks/rulers_gambit/rulers_gambit.rules:970
     s.p_spells_cast[s.g_turn_player] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:972
+    # rulebooks/rulers_gambit/rulers_gambit.rules:971
     s.p_charged[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:973
+    # rulebooks/rulers_gambit/rulers_gambit.rules:972
     s.g_in_battle = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:974
+    # rulebooks/rulers_gambit/rulers_gambit.rules:973
     v_k_zone = s.zones[Z_KINGDOM_ZONE + s.g_turn_player]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:974
+        # rulebooks/rulers_gambit/rulers_gambit.rules:973
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:975
+    # rulebooks/rulers_gambit/rulers_gambit.rules:974
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:982
+# rulebooks/rulers_gambit/rulers_gambit.rules:981
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:983
+    # rulebooks/rulers_gambit/rulers_gambit.rules:982
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:983
+        # rulebooks/rulers_gambit/rulers_gambit.rules:982
         proc_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:984
+    # rulebooks/rulers_gambit/rulers_gambit.rules:983
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:999
+# rulebooks/rulers_gambit/rulers_gambit.rules:998
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:999
+    # rulebooks/rulers_gambit/rulers_gambit.rules:998
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4975,25 +4975,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:993
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     proc_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:994
+    # rulebooks/rulers_gambit/rulers_gambit.rules:993
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:992
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -5002,7 +5002,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:995
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -5018,23 +5018,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:995
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:995
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:997
+    # rulebooks/rulers_gambit/rulers_gambit.rules:996
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:995
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:995
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -5043,7 +5043,7 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def ply_charge(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_CHARGE_MANA:
@@ -5056,7 +5056,7 @@ def ply_charge(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:991
+        # rulebooks/rulers_gambit/rulers_gambit.rules:990
         v_who = (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5067,24 +5067,24 @@ def ply_charge(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1011
+# rulebooks/rulers_gambit/rulers_gambit.rules:1010
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1011
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -5101,24 +5101,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     proc_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
     s.move_uncapped(v_u, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1008
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5156,7 +5156,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5178,7 +5178,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1006
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5189,7 +5189,7 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1004
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def ply_recovery_step(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RECOVER:
@@ -5200,7 +5200,7 @@ def ply_recovery_step(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1004
         v_who = (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5211,18 +5211,18 @@ def ply_recovery_step(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1017
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1018
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5239,45 +5239,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
     s.p_normal_called[actor] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1023
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1025
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5291,13 +5291,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1021
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5332,26 +5332,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1021
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1025
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5369,7 +5369,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1020
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5380,7 +5380,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5397,33 +5397,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
-    if not T_CARD_1035[s.card_def[v_u]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    if not T_CARD_1034[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5437,13 +5437,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1034
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1035
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5478,20 +5478,20 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1035
-                if not T_CARD_1035[s.card_def[v_u]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+                if not T_CARD_1034[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1035
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1036
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5509,7 +5509,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1034
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5520,7 +5520,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5537,15 +5537,15 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
     if not T_CARD_837[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
-    if not T_CARD_1046[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+    if not T_CARD_1045[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5558,13 +5558,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5577,19 +5577,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1044
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1045
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1046
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5623,20 +5623,20 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1044
                 if not T_CARD_837[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1046
-                if not T_CARD_1046[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+                if not T_CARD_1045[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1046
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5659,7 +5659,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1044
+# rulebooks/rulers_gambit/rulers_gambit.rules:1043
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5670,7 +5670,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5685,15 +5685,15 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
     if not T_CARD_837[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5706,13 +5706,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5725,16 +5725,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5799,7 +5799,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5819,7 +5819,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1052
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5831,7 +5831,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5848,30 +5848,30 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
-    if not T_CARD_1064[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+    if not T_CARD_1063[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
     s.k_Card_set_turn[v_s] = s.g_turn
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1067
     s.move_uncapped(v_s, Z_SET_ZONE + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5884,7 +5884,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1063
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5922,17 +5922,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1064
-                if not T_CARD_1064[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+                if not T_CARD_1063[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1064
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5950,7 +5950,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1062
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5961,7 +5961,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5978,24 +5978,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1073
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6008,10 +6008,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1072
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1073
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6046,17 +6046,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1072
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1073
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -6074,7 +6074,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1071
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6085,7 +6085,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -6102,24 +6102,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6132,10 +6132,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1080
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6205,7 +6205,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6225,7 +6225,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1079
+# rulebooks/rulers_gambit/rulers_gambit.rules:1078
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6237,7 +6237,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6254,24 +6254,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1090
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6284,10 +6284,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1087
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1088
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6322,17 +6322,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1087
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1088
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6350,7 +6350,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1087
+# rulebooks/rulers_gambit/rulers_gambit.rules:1086
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6361,7 +6361,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6378,24 +6378,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1098
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6408,10 +6408,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1095
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1097
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1096
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6476,7 +6476,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6496,7 +6496,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6508,7 +6508,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6525,21 +6525,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1104
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
     s.move_uncapped(v_u, Z_STOCK + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6551,7 +6551,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1102
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6586,14 +6586,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1102
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6611,7 +6611,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1101
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6622,7 +6622,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6639,23 +6639,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6700,14 +6700,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1108
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6725,7 +6725,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1108
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6736,7 +6736,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1114
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6749,18 +6749,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1114
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1114
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1116
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1118
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6769,31 +6769,31 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1114
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1120
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1119
     v_k_zone = s.zones[Z_KINGDOM_ZONE + actor]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1120
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1122
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1121
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1114
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1114
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1116
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1118
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1117
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6802,7 +6802,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1114
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6811,7 +6811,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6827,36 +6827,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1130
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1129
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1131
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1130
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1130
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1129
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1127
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6865,7 +6865,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1133
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6878,23 +6878,23 @@ def text_end_main(
 LISTED_END_MAIN: Final = tuple(Listed(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1133
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1133
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1135
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1134
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1133
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1133
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6903,7 +6903,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1015
 def ply_main(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_NORMAL_CALL:
@@ -6940,7 +6940,7 @@ def ply_main(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -6951,7 +6951,7 @@ def ply_main(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1015
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6969,11 +6969,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1142
+# rulebooks/rulers_gambit/rulers_gambit.rules:1141
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1143
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1142
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1145
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1144
     if (
         (s.g_turn == 1)
         and (
@@ -6983,16 +6983,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1145
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1144
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1147
+# rulebooks/rulers_gambit/rulers_gambit.rules:1146
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -7007,18 +7007,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1152
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1151
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7087,7 +7087,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7107,7 +7107,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1150
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7119,7 +7119,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -7136,18 +7136,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1157
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7226,7 +7226,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7246,7 +7246,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1156
+# rulebooks/rulers_gambit/rulers_gambit.rules:1155
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7258,7 +7258,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7275,23 +7275,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1163
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1165
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1164
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1163
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7336,14 +7336,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1163
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1162
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7361,7 +7361,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1161
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7372,7 +7372,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1168
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7388,23 +7388,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1168
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1168
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1168
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1168
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7413,7 +7413,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1140
 def ply_battle(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_ATTACK:
@@ -7430,7 +7430,7 @@ def ply_battle(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1147
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1146
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -7441,7 +7441,7 @@ def ply_battle(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1140
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7449,57 +7449,57 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1176
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1177
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1179
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
             s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1180
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1179
             s.k_Card_bonus_defence[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1180
             s.k_Card_bonus_critical[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1182
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1181
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1187
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1186
     for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1187
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1186
         s.k_Card_set_turn[v_c_2] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1188
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1187
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1189
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1188
     s.g_turn += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1190
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1189
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1239
+# rulebooks/rulers_gambit/rulers_gambit.rules:1238
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1239
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1238
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1201
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def window_chain_window(s: State) -> int:
     return s.g_opener
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1201
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def actor_chain_window(s: State) -> int | None:
     return s.responder(8, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def checkpoints_chain_window(s: State, actor: int) -> None:
     s.answered(8, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7516,15 +7516,15 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
-    if not T_CARD_1205[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+    if not T_CARD_1204[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1206
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7535,13 +7535,13 @@ def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7554,16 +7554,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1205
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1204
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1206
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7603,20 +7603,20 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1205
-                if not T_CARD_1205[s.card_def[v_s]]:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+                if not T_CARD_1204[s.card_def[v_s]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1206
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1207
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7639,7 +7639,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1204
+# rulebooks/rulers_gambit/rulers_gambit.rules:1203
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7650,7 +7650,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7667,15 +7667,15 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1215
-    if not T_CARD_1205[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+    if not T_CARD_1204[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1216
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7686,13 +7686,13 @@ def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1219
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7705,16 +7705,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1214
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1216
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7784,7 +7784,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7804,7 +7804,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1212
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7816,7 +7816,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7833,24 +7833,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1223
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1224
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1226
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7863,10 +7863,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1223
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1224
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7901,17 +7901,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1223
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1224
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7929,7 +7929,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1223
+# rulebooks/rulers_gambit/rulers_gambit.rules:1222
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7940,7 +7940,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7955,24 +7955,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1231
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1233
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1234
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1233
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7985,10 +7985,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1231
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1233
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1232
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -8048,7 +8048,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -8068,7 +8068,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1230
+# rulebooks/rulers_gambit/rulers_gambit.rules:1229
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -8080,7 +8080,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1237
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -8096,22 +8096,22 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1237
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1237
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def do_pass_chain(s: State, actor: int) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1237
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1237
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -8120,7 +8120,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1199
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -8129,28 +8129,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1246
+# rulebooks/rulers_gambit/rulers_gambit.rules:1245
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1247
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1246
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1248
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1247
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1248
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1247
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1258
+# rulebooks/rulers_gambit/rulers_gambit.rules:1257
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1258
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1257
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1251
+# rulebooks/rulers_gambit/rulers_gambit.rules:1250
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -8167,18 +8167,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1255
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1254
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -8222,7 +8222,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -8244,7 +8244,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1254
+# rulebooks/rulers_gambit/rulers_gambit.rules:1253
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -8255,7 +8255,7 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1245
+# rulebooks/rulers_gambit/rulers_gambit.rules:1244
 def ply_resolve_chain(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RESOLVE_NEXT:
@@ -8266,7 +8266,7 @@ def ply_resolve_chain(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1251
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1250
         v_who = (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
         if v_who is not None:
             s.actor = v_who
@@ -8917,23 +8917,23 @@ T_CARD_837: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_863: Final[tuple[bool, ...]] = tuple(
+T_CARD_862: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
     for d in range(88)
 )
-T_CARD_1035: Final[tuple[bool, ...]] = tuple(
+T_CARD_1034: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
     for d in range(88)
 )
-T_CARD_1046: Final[tuple[bool, ...]] = tuple(
+T_CARD_1045: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_1064: Final[tuple[bool, ...]] = tuple(
+T_CARD_1063: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_1205: Final[tuple[bool, ...]] = tuple(
+T_CARD_1204: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
     for d in range(88)
 )
