@@ -488,6 +488,8 @@ class DocBuilder(CardGallery):
         for enum in m.enums.values():
             kinds = ", ".join(words(member) for member in enum.members)
             found.append((enum.name, f"one of {kinds}", enum.doc, enum.span))
+            if enum.name == "keyword":
+                continue  # its members are the keywords, each listed once below
             for member, span in zip(enum.members, enum.member_spans, strict=False):
                 found.append((member, f"a {words(enum.name)}", m.doc_above(span), span))
         for zone in m.zones.values():

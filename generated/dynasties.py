@@ -476,53 +476,56 @@ def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
         proc_add_armies(s, v_w, v_v, v_left)
 
 
-# rulebooks/dynasties/dynasties.rules:245
+# rulebooks/dynasties/dynasties.rules:246
 def proc_plague(s: State, v_v: int) -> None:
-    """A Plague tile halves the armies in v, rounded down; they return to the reserve."""
-    # rulebooks/dynasties/dynasties.rules:246
+    """A Plague tile removes half the armies in v, rounded down (5 armies lose 2, 1 loses none);
+    the removed armies return to their owner's reserve.
+    """
+    # rulebooks/dynasties/dynasties.rules:247
     if (
         (s.n_Province_owner[v_v] is not None)
         and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
     ):
-        # rulebooks/dynasties/dynasties.rules:247
-        v_lost = (s.n_Province_armies[v_v] // 2)
         # rulebooks/dynasties/dynasties.rules:248
-        s.n_Province_armies[v_v] -= v_lost
+        v_lost = (s.n_Province_armies[v_v] // 2)
         # rulebooks/dynasties/dynasties.rules:249
+        s.n_Province_armies[v_v] -= v_lost
+        # rulebooks/dynasties/dynasties.rules:250
         s.p_reserve[rt.some(s.n_Province_owner[v_v])] += v_lost
 
 
-# rulebooks/dynasties/dynasties.rules:256
+# rulebooks/dynasties/dynasties.rules:258
 def proc_six_marker(s: State, v_p: int, v_v: int) -> None:
-    """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, from
-    the neighbouring province with most armies.
+    """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, as
+    armies placed are taken (decision SOURCES): the neighbouring province with most armies,
+    then the others.
     """
-    # rulebooks/dynasties/dynasties.rules:257
+    # rulebooks/dynasties/dynasties.rules:259
     s.n_Province_six_played[v_v][v_p] = True
-    # rulebooks/dynasties/dynasties.rules:258
+    # rulebooks/dynasties/dynasties.rules:260
     if (f_supply(s, v_p, v_v) > 0):
-        # rulebooks/dynasties/dynasties.rules:259
+        # rulebooks/dynasties/dynasties.rules:261
         proc_take_armies(s, v_p, v_v, 1, True)
-        # rulebooks/dynasties/dynasties.rules:260
+        # rulebooks/dynasties/dynasties.rules:262
         s.n_Province_marker[v_v][v_p] += 1
 
 
-# rulebooks/dynasties/dynasties.rules:266
+# rulebooks/dynasties/dynasties.rules:268
 def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
     """+2 and +3 tiles are paid for when revealed (decision COSTS); the other tiles cost nothing."""
-    # rulebooks/dynasties/dynasties.rules:267
+    # rulebooks/dynasties/dynasties.rules:269
     if (C_TILE_COST[s.card_def[v_tile]] > 0):
-        # rulebooks/dynasties/dynasties.rules:268
-        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
-        # rulebooks/dynasties/dynasties.rules:269
-        proc_take_armies(s, v_p, None, v_cost, False)
         # rulebooks/dynasties/dynasties.rules:270
+        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
+        # rulebooks/dynasties/dynasties.rules:271
+        proc_take_armies(s, v_p, None, v_cost, False)
+        # rulebooks/dynasties/dynasties.rules:272
         s.p_removed[v_p] += v_cost
 
 
-# rulebooks/dynasties/dynasties.rules:274
+# rulebooks/dynasties/dynasties.rules:276
 def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:275
+    # rulebooks/dynasties/dynasties.rules:277
     if (
         (s.n_Province_owner[v_v] == v_p)
         and (
@@ -530,36 +533,36 @@ def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
             and (R_WARLORD_POWER[rt.some(s.p_warlord[v_p])] == POWER_RECALL)
         )
     ):
-        # rulebooks/dynasties/dynasties.rules:276
-        s.p_reserve[v_p] += s.n_Province_armies[v_v]
-        # rulebooks/dynasties/dynasties.rules:277
-        s.n_Province_armies[v_v] = 0
         # rulebooks/dynasties/dynasties.rules:278
+        s.p_reserve[v_p] += s.n_Province_armies[v_v]
+        # rulebooks/dynasties/dynasties.rules:279
+        s.n_Province_armies[v_v] = 0
+        # rulebooks/dynasties/dynasties.rules:280
         s.n_Province_owner[v_v] = None
 
 
-# rulebooks/dynasties/dynasties.rules:283
+# rulebooks/dynasties/dynasties.rules:285
 def proc_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
-    # rulebooks/dynasties/dynasties.rules:285
-    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
-    # rulebooks/dynasties/dynasties.rules:286
-    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:287
-    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:288
-    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:289
+    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:290
+    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:291
     if ((v_ta is not None) and (v_tb is not None)):
-        # rulebooks/dynasties/dynasties.rules:290
+        # rulebooks/dynasties/dynasties.rules:292
         # pay_cost does nothing unless
         if (C_TILE_COST[s.card_def[v_ta]] > 0):
             proc_pay_cost(s, 0, v_ta)
-        # rulebooks/dynasties/dynasties.rules:291
+        # rulebooks/dynasties/dynasties.rules:293
         # pay_cost does nothing unless
         if (C_TILE_COST[s.card_def[v_tb]] > 0):
             proc_pay_cost(s, 1, v_tb)
-        # rulebooks/dynasties/dynasties.rules:292
+        # rulebooks/dynasties/dynasties.rules:294
         # recall_armies does nothing unless
         if (
             (s.n_Province_owner[v_v] == 0)
@@ -569,7 +572,7 @@ def proc_resolve_province(s: State, v_v: int) -> None:
             )
         ):
             proc_recall_armies(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:293
+        # rulebooks/dynasties/dynasties.rules:295
         # recall_armies does nothing unless
         if (
             (s.n_Province_owner[v_v] == 1)
@@ -579,29 +582,29 @@ def proc_resolve_province(s: State, v_v: int) -> None:
             )
         ):
             proc_recall_armies(s, 1, v_v)
-        # rulebooks/dynasties/dynasties.rules:294
+        # rulebooks/dynasties/dynasties.rules:296
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
-            # rulebooks/dynasties/dynasties.rules:295
+            # rulebooks/dynasties/dynasties.rules:297
             # plague does nothing unless the last test holds
             if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE) and (
                 (s.n_Province_owner[v_v] is not None)
                 and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
             ):
-                # rulebooks/dynasties/dynasties.rules:295
+                # rulebooks/dynasties/dynasties.rules:297
                 proc_plague(s, v_v)
-            # rulebooks/dynasties/dynasties.rules:296
+            # rulebooks/dynasties/dynasties.rules:298
             # plague does nothing unless the last test holds
             if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE) and (
                 (s.n_Province_owner[v_v] is not None)
                 and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
             ):
-                # rulebooks/dynasties/dynasties.rules:296
+                # rulebooks/dynasties/dynasties.rules:298
                 proc_plague(s, v_v)
         else:
-            # rulebooks/dynasties/dynasties.rules:299
+            # rulebooks/dynasties/dynasties.rules:301
             v_va = (
                 (
                     C_TILE_VALUE[s.card_def[v_ta]]
@@ -639,7 +642,7 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                     )
                 )
             )
-            # rulebooks/dynasties/dynasties.rules:300
+            # rulebooks/dynasties/dynasties.rules:302
             v_vb = (
                 (
                     C_TILE_VALUE[s.card_def[v_tb]]
@@ -677,81 +680,81 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                     )
                 )
             )
-            # rulebooks/dynasties/dynasties.rules:301
+            # rulebooks/dynasties/dynasties.rules:303
             if (v_va > v_vb):
-                # rulebooks/dynasties/dynasties.rules:301
+                # rulebooks/dynasties/dynasties.rules:303
                 proc_win_battle(s, 0, v_v, (v_va - v_vb))
             elif (v_vb > v_va):
-                # rulebooks/dynasties/dynasties.rules:301
+                # rulebooks/dynasties/dynasties.rules:303
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
-        # rulebooks/dynasties/dynasties.rules:303
-        if T_CARD_303[s.card_def[v_ta]]:
-            # rulebooks/dynasties/dynasties.rules:303
+        # rulebooks/dynasties/dynasties.rules:305
+        if T_CARD_305[s.card_def[v_ta]]:
+            # rulebooks/dynasties/dynasties.rules:305
             proc_six_marker(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:304
-        if T_CARD_303[s.card_def[v_tb]]:
-            # rulebooks/dynasties/dynasties.rules:304
+        # rulebooks/dynasties/dynasties.rules:306
+        if T_CARD_305[s.card_def[v_tb]]:
+            # rulebooks/dynasties/dynasties.rules:306
             proc_six_marker(s, 1, v_v)
 
 
-# rulebooks/dynasties/dynasties.rules:310
+# rulebooks/dynasties/dynasties.rules:312
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
-    # rulebooks/dynasties/dynasties.rules:311
+    # rulebooks/dynasties/dynasties.rules:313
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
             v_a += (s.n_Province_scores[v_v][((s.g_dynasty // 3) - 1)])
-    # rulebooks/dynasties/dynasties.rules:312
+    # rulebooks/dynasties/dynasties.rules:314
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
             v_b += (s.n_Province_scores[v_v_2][((s.g_dynasty // 3) - 1)])
-    # rulebooks/dynasties/dynasties.rules:313
+    # rulebooks/dynasties/dynasties.rules:315
     s.g_track += (v_a - v_b)
 
 
-# rulebooks/dynasties/dynasties.rules:316
+# rulebooks/dynasties/dynasties.rules:318
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasties/dynasties.rules:317
+    # rulebooks/dynasties/dynasties.rules:319
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:318
+        # rulebooks/dynasties/dynasties.rules:320
         for v_t in range(0, 15):
             if (not C_TILE_EXTRA[v_t]):
-                # rulebooks/dynasties/dynasties.rules:318
+                # rulebooks/dynasties/dynasties.rules:320
                 s.create(v_t, Z_BASICS + v_p)
-        # rulebooks/dynasties/dynasties.rules:319
+        # rulebooks/dynasties/dynasties.rules:321
         for v_t_2 in range(0, 15):
             if (C_TILE_EXTRA[v_t_2] and (s.o_warlords or (not C_TILE_ADVANCED[v_t_2]))):
-                # rulebooks/dynasties/dynasties.rules:320
+                # rulebooks/dynasties/dynasties.rules:322
                 for _ in range(C_TILE_COPIES[v_t_2]):
-                    # rulebooks/dynasties/dynasties.rules:320
+                    # rulebooks/dynasties/dynasties.rules:322
                     s.create(v_t_2, Z_DECK + v_p)
-        # rulebooks/dynasties/dynasties.rules:322
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dynasties/dynasties.rules:324
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/dynasties/dynasties.rules:326
         s.p_reserve[v_p] = (18 if s.o_warlords else 21)
-    # rulebooks/dynasties/dynasties.rules:327
+    # rulebooks/dynasties/dynasties.rules:329
     for v_v in range(5):
-        # rulebooks/dynasties/dynasties.rules:327
+        # rulebooks/dynasties/dynasties.rules:329
         s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
-    # rulebooks/dynasties/dynasties.rules:328
+    # rulebooks/dynasties/dynasties.rules:330
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:328
+        # rulebooks/dynasties/dynasties.rules:330
         s.goto(0)  # choose_warlord
     else:
-        # rulebooks/dynasties/dynasties.rules:328
+        # rulebooks/dynasties/dynasties.rules:330
         s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:337
+# rulebooks/dynasties/dynasties.rules:339
 def done_choose_warlord(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:337
+    # rulebooks/dynasties/dynasties.rules:339
     s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:335
 def actor_choose_warlord(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_warlord[v_p] is None):
@@ -759,7 +762,7 @@ def actor_choose_warlord(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def text_choose(
     actor: int,
     args: tuple[int, ...],
@@ -776,25 +779,25 @@ LISTED_CHOOSE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def check_choose(s: State, actor: int, v_w: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def do_choose(s: State, actor: int, v_w: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:335
+    # rulebooks/dynasties/dynasties.rules:337
     s.p_warlord[actor] = v_w
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
         out.append(listed[v_w])
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
     v_w = a.args[0]
@@ -804,7 +807,7 @@ def apply_choose(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:332
+# rulebooks/dynasties/dynasties.rules:334
 def ply_choose_warlord(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_CHOOSE:
@@ -814,7 +817,7 @@ def ply_choose_warlord(s: State, a: Action) -> bool:
     if reason is not None:
         raise IllegalAction(reason)
     if s.pending == -1 and s.result is None:
-        # rulebooks/dynasties/dynasties.rules:333
+        # rulebooks/dynasties/dynasties.rules:335
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (s.p_warlord[v_p] is None):
@@ -829,28 +832,28 @@ def ply_choose_warlord(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dynasties/dynasties.rules:343
+# rulebooks/dynasties/dynasties.rules:345
 def enter_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:344
+    # rulebooks/dynasties/dynasties.rules:346
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:345
+        # rulebooks/dynasties/dynasties.rules:347
         s.p_used_one[v_p] = False
-        # rulebooks/dynasties/dynasties.rules:346
+        # rulebooks/dynasties/dynasties.rules:348
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:359
+# rulebooks/dynasties/dynasties.rules:361
 def done_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:360
+    # rulebooks/dynasties/dynasties.rules:362
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:360
+        # rulebooks/dynasties/dynasties.rules:362
         s.goto(2)  # warlord_step
     else:
-        # rulebooks/dynasties/dynasties.rules:360
+        # rulebooks/dynasties/dynasties.rules:362
         s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:351
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (
@@ -866,7 +869,7 @@ def actor_placement(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def text_place(
     actor: int,
     args: tuple[int, ...],
@@ -887,30 +890,30 @@ LISTED_PLACE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:352
+    # rulebooks/dynasties/dynasties.rules:354
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
-    # rulebooks/dynasties/dynasties.rules:354
-    if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
+    # rulebooks/dynasties/dynasties.rules:356
+    if (T_CARD_305[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
         return 'your 6 marker stands in ' + N_PROVINCE_NAMES[
             v_prov
         ] + ': you may not play your 6 there again'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:356
+    # rulebooks/dynasties/dynasties.rules:358
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
-    # rulebooks/dynasties/dynasties.rules:357
-    if T_CARD_357[s.card_def[v_tile]]:
-        # rulebooks/dynasties/dynasties.rules:357
+    # rulebooks/dynasties/dynasties.rules:359
+    if T_CARD_359[s.card_def[v_tile]]:
+        # rulebooks/dynasties/dynasties.rules:359
         s.p_used_one[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -934,11 +937,11 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
-        # rulebooks/dynasties/dynasties.rules:354
-        v_test_354 = check and T_PLACE_TEST_354[s.card_def[v_tile]]
+        # rulebooks/dynasties/dynasties.rules:356
+        v_test_356 = check and T_PLACE_TEST_356[s.card_def[v_tile]]
         row = listed[v_tile_arg]
         if v_prov_values is None:
-            # rulebooks/dynasties/dynasties.rules:352
+            # rulebooks/dynasties/dynasties.rules:354
             if check:
                 v_prov_values = []
                 for v_prov in range(5):
@@ -946,13 +949,13 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                         v_prov_values.append(v_prov)
             else:
                 v_prov_values = list(range(5))
-        if plain and not v_test_354:
+        if plain and not v_test_356:
             for v_prov in v_prov_values:
                 out.append(row[v_prov])
             continue
         for v_prov in v_prov_values:
-            # rulebooks/dynasties/dynasties.rules:354
-            if v_test_354 and s.n_Province_six_played[v_prov][actor]:
+            # rulebooks/dynasties/dynasties.rules:356
+            if v_test_356 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(row[v_prov])
@@ -975,14 +978,14 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(row[v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:354
-T_PLACE_TEST_354: Final[tuple[bool, ...]] = tuple(
+# rulebooks/dynasties/dynasties.rules:356
+T_PLACE_TEST_356: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
     for d in range(15)
 )
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[1]
@@ -990,11 +993,11 @@ def apply_place(s: State, a: Action) -> str | None:
     if v_tile_arg < 15:
         for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
             if s.card_def[v_tile] == v_tile_arg:
-                # rulebooks/dynasties/dynasties.rules:352
+                # rulebooks/dynasties/dynasties.rules:354
                 if s.zones[Z_PLACED + actor * 5 + v_prov]:
                     break
-                # rulebooks/dynasties/dynasties.rules:354
-                if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
+                # rulebooks/dynasties/dynasties.rules:356
+                if (T_CARD_305[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
                     break
                 do_place(s, actor, v_tile, v_prov)
                 return None
@@ -1012,7 +1015,7 @@ def apply_place(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:350
+# rulebooks/dynasties/dynasties.rules:352
 def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1026,7 +1029,7 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:342
+# rulebooks/dynasties/dynasties.rules:344
 def ply_placement(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PLACE:
@@ -1036,7 +1039,7 @@ def ply_placement(s: State, a: Action) -> bool:
     if reason is not None:
         raise IllegalAction(reason)
     if s.pending == -1 and s.result is None:
-        # rulebooks/dynasties/dynasties.rules:349
+        # rulebooks/dynasties/dynasties.rules:351
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (
@@ -1059,13 +1062,13 @@ def ply_placement(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dynasties/dynasties.rules:377
+# rulebooks/dynasties/dynasties.rules:379
 def done_warlord_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:377
+    # rulebooks/dynasties/dynasties.rules:379
     s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:369
 def actor_warlord_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -1073,7 +1076,7 @@ def actor_warlord_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:368
+# rulebooks/dynasties/dynasties.rules:370
 def text_play_warlord(
     actor: int,
     args: tuple[int, ...],
@@ -1090,25 +1093,25 @@ LISTED_PLAY_WARLORD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:368
+# rulebooks/dynasties/dynasties.rules:370
 def check_play_warlord(s: State, actor: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:369
+    # rulebooks/dynasties/dynasties.rules:371
     if not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return 'your Warlord has already been played this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:368
+# rulebooks/dynasties/dynasties.rules:370
 def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:371
+    # rulebooks/dynasties/dynasties.rules:373
     s.p_warlord_target[actor] = v_prov
-    # rulebooks/dynasties/dynasties.rules:372
+    # rulebooks/dynasties/dynasties.rules:374
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:368
+# rulebooks/dynasties/dynasties.rules:370
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:369
+    # rulebooks/dynasties/dynasties.rules:371
     if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return
     listed = LISTED_PLAY_WARLORD[actor]
@@ -1116,7 +1119,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         out.append(listed[v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:368
+# rulebooks/dynasties/dynasties.rules:370
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[0]
@@ -1126,7 +1129,7 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def text_hold(
     actor: int,
     args: tuple[int, ...],
@@ -1139,23 +1142,23 @@ def text_hold(
 LISTED_HOLD: Final = tuple(Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def check_hold(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def do_hold(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:375
+    # rulebooks/dynasties/dynasties.rules:377
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_HOLD[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_hold(s, actor)
@@ -1164,7 +1167,7 @@ def apply_hold(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:366
+# rulebooks/dynasties/dynasties.rules:368
 def ply_warlord_step(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PLAY_WARLORD:
@@ -1176,7 +1179,7 @@ def ply_warlord_step(s: State, a: Action) -> bool:
     if reason is not None:
         raise IllegalAction(reason)
     if s.pending == -1 and s.result is None:
-        # rulebooks/dynasties/dynasties.rules:367
+        # rulebooks/dynasties/dynasties.rules:369
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (not s.p_decided[v_p]):
@@ -1191,36 +1194,36 @@ def ply_warlord_step(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dynasties/dynasties.rules:366
+# rulebooks/dynasties/dynasties.rules:368
 def phase_legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_warlord(s, actor, out, check)
     legal_hold(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:383
+# rulebooks/dynasties/dynasties.rules:385
 def enter_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:384
+    # rulebooks/dynasties/dynasties.rules:386
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:385
-        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
-        # rulebooks/dynasties/dynasties.rules:386
-        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
         # rulebooks/dynasties/dynasties.rules:387
+        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
+        # rulebooks/dynasties/dynasties.rules:388
+        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
+        # rulebooks/dynasties/dynasties.rules:389
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:396
+# rulebooks/dynasties/dynasties.rules:398
 def done_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:397
+    # rulebooks/dynasties/dynasties.rules:399
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:397
+        # rulebooks/dynasties/dynasties.rules:399
         s.goto(4)  # discard_step
     else:
-        # rulebooks/dynasties/dynasties.rules:397
+        # rulebooks/dynasties/dynasties.rules:399
         s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:392
 def actor_draw_tiles(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_to_keep[v_p] > 0):
@@ -1228,7 +1231,7 @@ def actor_draw_tiles(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def text_keep(
     actor: int,
     args: tuple[int, ...],
@@ -1245,24 +1248,24 @@ LISTED_KEEP: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def check_keep(s: State, actor: int, v_tile: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def do_keep(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:392
-    s.move_uncapped(v_tile, Z_RACK + actor)
-    # rulebooks/dynasties/dynasties.rules:393
-    s.p_to_keep[actor] -= 1
     # rulebooks/dynasties/dynasties.rules:394
+    s.move_uncapped(v_tile, Z_RACK + actor)
+    # rulebooks/dynasties/dynasties.rules:395
+    s.p_to_keep[actor] -= 1
+    # rulebooks/dynasties/dynasties.rules:396
     if (s.p_to_keep[actor] == 0):
-        # rulebooks/dynasties/dynasties.rules:394
+        # rulebooks/dynasties/dynasties.rules:396
         s.move_all(s.zones[Z_DRAWN + actor], Z_DECK + actor, False)
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1306,7 +1309,7 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
     v_tile_arg = a.args[0]
@@ -1328,7 +1331,7 @@ def apply_keep(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:393
 def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1339,7 +1342,7 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:382
+# rulebooks/dynasties/dynasties.rules:384
 def ply_draw_tiles(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_KEEP:
@@ -1349,7 +1352,7 @@ def ply_draw_tiles(s: State, a: Action) -> bool:
     if reason is not None:
         raise IllegalAction(reason)
     if s.pending == -1 and s.result is None:
-        # rulebooks/dynasties/dynasties.rules:390
+        # rulebooks/dynasties/dynasties.rules:392
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (s.p_to_keep[v_p] > 0):
@@ -1364,13 +1367,13 @@ def ply_draw_tiles(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dynasties/dynasties.rules:416
+# rulebooks/dynasties/dynasties.rules:418
 def done_discard_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:416
+    # rulebooks/dynasties/dynasties.rules:418
     s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:406
 def actor_discard_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -1378,7 +1381,7 @@ def actor_discard_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def text_discard(
     actor: int,
     args: tuple[int, ...],
@@ -1395,31 +1398,31 @@ LISTED_DISCARD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def check_discard(s: State, actor: int, v_tile: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:406
+    # rulebooks/dynasties/dynasties.rules:408
     if (s.p_discards[actor] >= 3):
         return 'you have already discarded three tiles this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def do_discard(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:407
-    s.move_uncapped(v_tile, Z_DISCARDED + actor)
-    # rulebooks/dynasties/dynasties.rules:408
-    s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:409
-    s.p_reserve[actor] += 1
+    s.move_uncapped(v_tile, Z_DISCARDED + actor)
     # rulebooks/dynasties/dynasties.rules:410
-    s.p_bonus[actor] += 1
+    s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:411
+    s.p_reserve[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:412
+    s.p_bonus[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:413
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:406
+    # rulebooks/dynasties/dynasties.rules:408
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
@@ -1464,14 +1467,14 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
     v_tile_arg = a.args[0]
     if v_tile_arg < 15:
         for v_tile in s.zones[Z_RACK + actor]:
             if s.card_def[v_tile] == v_tile_arg:
-                # rulebooks/dynasties/dynasties.rules:406
+                # rulebooks/dynasties/dynasties.rules:408
                 if (s.p_discards[actor] >= 3):
                     break
                 do_discard(s, actor, v_tile)
@@ -1489,7 +1492,7 @@ def apply_discard(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:405
+# rulebooks/dynasties/dynasties.rules:407
 def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1500,7 +1503,7 @@ def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def text_pass(
     actor: int,
     args: tuple[int, ...],
@@ -1513,23 +1516,23 @@ def text_pass(
 LISTED_PASS: Final = tuple(Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def check_pass(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def do_pass(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:414
+    # rulebooks/dynasties/dynasties.rules:416
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass(s, actor)
@@ -1538,7 +1541,7 @@ def apply_pass(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:403
+# rulebooks/dynasties/dynasties.rules:405
 def ply_discard_step(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_DISCARD:
@@ -1550,7 +1553,7 @@ def ply_discard_step(s: State, a: Action) -> bool:
     if reason is not None:
         raise IllegalAction(reason)
     if s.pending == -1 and s.result is None:
-        # rulebooks/dynasties/dynasties.rules:404
+        # rulebooks/dynasties/dynasties.rules:406
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (not s.p_decided[v_p]):
@@ -1565,67 +1568,67 @@ def ply_discard_step(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/dynasties/dynasties.rules:403
+# rulebooks/dynasties/dynasties.rules:405
 def phase_legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_discard(s, actor, out, check)
     legal_pass(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:422
+# rulebooks/dynasties/dynasties.rules:424
 def enter_resolution(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:424
+    # rulebooks/dynasties/dynasties.rules:426
     for v_v in s.rng.shuffled(range(5)):
-        # rulebooks/dynasties/dynasties.rules:424
-        proc_resolve_province(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:425
-    for v_p in range(s.num_players):
         # rulebooks/dynasties/dynasties.rules:426
+        proc_resolve_province(s, v_v)
+    # rulebooks/dynasties/dynasties.rules:427
+    for v_p in range(s.num_players):
+        # rulebooks/dynasties/dynasties.rules:428
         if (s.p_warlord_target[v_p] is not None):
-            # rulebooks/dynasties/dynasties.rules:426
+            # rulebooks/dynasties/dynasties.rules:428
             s.p_warlord_used[v_p] = True
-        # rulebooks/dynasties/dynasties.rules:427
-        s.p_warlord_target[v_p] = None
         # rulebooks/dynasties/dynasties.rules:429
+        s.p_warlord_target[v_p] = None
+        # rulebooks/dynasties/dynasties.rules:431
         for v_v_2 in range(5):
-            # rulebooks/dynasties/dynasties.rules:430
+            # rulebooks/dynasties/dynasties.rules:432
             v_t_zone = s.zones[Z_PLACED + v_p * 5 + v_v_2]
             if v_t_zone:
                 v_t = v_t_zone[0]
-                # rulebooks/dynasties/dynasties.rules:431
+                # rulebooks/dynasties/dynasties.rules:433
                 if C_TILE_EXTRA[s.card_def[v_t]]:
-                    # rulebooks/dynasties/dynasties.rules:431
+                    # rulebooks/dynasties/dynasties.rules:433
                     s.move_uncapped(v_t, Z_DISCARDED + v_p)
                 else:
-                    # rulebooks/dynasties/dynasties.rules:431
+                    # rulebooks/dynasties/dynasties.rules:433
                     s.move_uncapped(v_t, Z_BASICS + v_p)
-    # rulebooks/dynasties/dynasties.rules:435
-    if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
-        # rulebooks/dynasties/dynasties.rules:435
-        proc_score(s)
     # rulebooks/dynasties/dynasties.rules:437
+    if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
+        # rulebooks/dynasties/dynasties.rules:437
+        proc_score(s)
+    # rulebooks/dynasties/dynasties.rules:439
     if (s.g_dynasty == 9):
-        # rulebooks/dynasties/dynasties.rules:438
+        # rulebooks/dynasties/dynasties.rules:440
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:438
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(0)
         elif (s.g_track < 0):
-            # rulebooks/dynasties/dynasties.rules:438
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(1)
         else:
-            # rulebooks/dynasties/dynasties.rules:438
+            # rulebooks/dynasties/dynasties.rules:440
             s.end_draw()
     elif (((s.g_dynasty == 3) or (s.g_dynasty == 6)) and (abs(s.g_track) >= 9)):
-        # rulebooks/dynasties/dynasties.rules:441
+        # rulebooks/dynasties/dynasties.rules:443
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:441
+            # rulebooks/dynasties/dynasties.rules:443
             s.win(0)
         else:
-            # rulebooks/dynasties/dynasties.rules:441
+            # rulebooks/dynasties/dynasties.rules:443
             s.win(1)
     else:
-        # rulebooks/dynasties/dynasties.rules:443
+        # rulebooks/dynasties/dynasties.rules:445
         s.g_dynasty += 1
-        # rulebooks/dynasties/dynasties.rules:444
+        # rulebooks/dynasties/dynasties.rules:446
         s.goto(1)  # placement
 
 
@@ -1882,11 +1885,11 @@ def from_json(text: str) -> State:
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_303: Final[tuple[bool, ...]] = tuple(
+T_CARD_305: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
     for d in range(15)
 )
-T_CARD_357: Final[tuple[bool, ...]] = tuple(
+T_CARD_359: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 1))
     for d in range(15)
 )

@@ -2430,7 +2430,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:419
+# rulebooks/rulers_gambit/rulers_gambit.rules:420
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2440,7 +2440,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:421
+# rulebooks/rulers_gambit/rulers_gambit.rules:422
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2450,7 +2450,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:424
+# rulebooks/rulers_gambit/rulers_gambit.rules:425
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2460,7 +2460,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:429
+# rulebooks/rulers_gambit/rulers_gambit.rules:430
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2470,13 +2470,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:433
+# rulebooks/rulers_gambit/rulers_gambit.rules:434
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:436
+# rulebooks/rulers_gambit/rulers_gambit.rules:437
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2485,7 +2485,7 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:442
+# rulebooks/rulers_gambit/rulers_gambit.rules:443
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
     keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
@@ -2521,7 +2521,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:449
+# rulebooks/rulers_gambit/rulers_gambit.rules:450
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2539,13 +2539,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:455
+# rulebooks/rulers_gambit/rulers_gambit.rules:456
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:458
+# rulebooks/rulers_gambit/rulers_gambit.rules:459
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2570,7 +2570,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:464
+# rulebooks/rulers_gambit/rulers_gambit.rules:465
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2593,7 +2593,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:470
+# rulebooks/rulers_gambit/rulers_gambit.rules:471
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2616,13 +2616,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:476
+# rulebooks/rulers_gambit/rulers_gambit.rules:477
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:479
+# rulebooks/rulers_gambit/rulers_gambit.rules:480
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
@@ -2631,7 +2631,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:483
+# rulebooks/rulers_gambit/rulers_gambit.rules:484
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2665,19 +2665,19 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:495
+# rulebooks/rulers_gambit/rulers_gambit.rules:496
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if T_CARD_496[s.card_def[v_c]]
+        if T_CARD_497[s.card_def[v_c]]
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:502
+# rulebooks/rulers_gambit/rulers_gambit.rules:503
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (
@@ -2687,7 +2687,7 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:509
+# rulebooks/rulers_gambit/rulers_gambit.rules:510
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? A standing unit that has made no attack yet may; one that has
     attacked may again while it has made fewer attacks than it may make (decisions
@@ -2713,13 +2713,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:515
+# rulebooks/rulers_gambit/rulers_gambit.rules:516
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:520
+# rulebooks/rulers_gambit/rulers_gambit.rules:521
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2733,7 +2733,7 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:525
+# rulebooks/rulers_gambit/rulers_gambit.rules:526
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [
@@ -2749,7 +2749,7 @@ def f_attack_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:530
+# rulebooks/rulers_gambit/rulers_gambit.rules:531
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2767,7 +2767,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:535
+# rulebooks/rulers_gambit/rulers_gambit.rules:536
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2777,7 +2777,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:540
+# rulebooks/rulers_gambit/rulers_gambit.rules:541
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2790,7 +2790,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:546
+# rulebooks/rulers_gambit/rulers_gambit.rules:547
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2799,7 +2799,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:551
+# rulebooks/rulers_gambit/rulers_gambit.rules:552
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2810,7 +2810,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:820
+# rulebooks/rulers_gambit/rulers_gambit.rules:821
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2819,120 +2819,120 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:905
+# rulebooks/rulers_gambit/rulers_gambit.rules:906
 def f_heuristic(s: State, v_p: int) -> int:
     """Who leads in a game not over, for search agents (decision HEURISTIC)."""
     return s.p_lp[v_p]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:557
+# rulebooks/rulers_gambit/rulers_gambit.rules:558
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:558
+    # rulebooks/rulers_gambit/rulers_gambit.rules:559
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:558
+        # rulebooks/rulers_gambit/rulers_gambit.rules:559
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:562
+# rulebooks/rulers_gambit/rulers_gambit.rules:563
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:563
+    # rulebooks/rulers_gambit/rulers_gambit.rules:564
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:563
+        # rulebooks/rulers_gambit/rulers_gambit.rules:564
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:569
+# rulebooks/rulers_gambit/rulers_gambit.rules:570
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:570
+    # rulebooks/rulers_gambit/rulers_gambit.rules:571
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:571
+        # rulebooks/rulers_gambit/rulers_gambit.rules:572
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:571
+            # rulebooks/rulers_gambit/rulers_gambit.rules:572
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:571
+            # rulebooks/rulers_gambit/rulers_gambit.rules:572
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:577
+# rulebooks/rulers_gambit/rulers_gambit.rules:578
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:578
+    # rulebooks/rulers_gambit/rulers_gambit.rules:579
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:582
+# rulebooks/rulers_gambit/rulers_gambit.rules:583
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:583
+    # rulebooks/rulers_gambit/rulers_gambit.rules:584
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:587
+# rulebooks/rulers_gambit/rulers_gambit.rules:588
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:588
+    # rulebooks/rulers_gambit/rulers_gambit.rules:589
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:588
+        # rulebooks/rulers_gambit/rulers_gambit.rules:589
         s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:592
+# rulebooks/rulers_gambit/rulers_gambit.rules:593
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:593
+    # rulebooks/rulers_gambit/rulers_gambit.rules:594
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:593
+        # rulebooks/rulers_gambit/rulers_gambit.rules:594
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:597
+# rulebooks/rulers_gambit/rulers_gambit.rules:598
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:598
+    # rulebooks/rulers_gambit/rulers_gambit.rules:599
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:602
+# rulebooks/rulers_gambit/rulers_gambit.rules:603
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:603
+    # rulebooks/rulers_gambit/rulers_gambit.rules:604
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:607
+# rulebooks/rulers_gambit/rulers_gambit.rules:608
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:608
-    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:609
-    s.k_Card_bonus_defence[v_c] += v_d
+    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:610
+    s.k_Card_bonus_defence[v_c] += v_d
+    # rulebooks/rulers_gambit/rulers_gambit.rules:611
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:614
+# rulebooks/rulers_gambit/rulers_gambit.rules:615
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:615
+    # rulebooks/rulers_gambit/rulers_gambit.rules:616
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:615
+        # rulebooks/rulers_gambit/rulers_gambit.rules:616
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:621
+# rulebooks/rulers_gambit/rulers_gambit.rules:622
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:622
+    # rulebooks/rulers_gambit/rulers_gambit.rules:623
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:622
+        # rulebooks/rulers_gambit/rulers_gambit.rules:623
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2943,21 +2943,21 @@ def proc_injure(s: State, v_c: int) -> None:
         (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
         or (v_c in s.zones[Z_STOCK + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:624
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:625
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:626
         s.move_uncapped(v_c, Z_RECOVERY + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:633
+# rulebooks/rulers_gambit/rulers_gambit.rules:634
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:634
+    # rulebooks/rulers_gambit/rulers_gambit.rules:635
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:634
+        # rulebooks/rulers_gambit/rulers_gambit.rules:635
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2977,24 +2977,24 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:637
-        v_had_stats = ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
         # rulebooks/rulers_gambit/rulers_gambit.rules:638
-        proc_leave_field(s, v_c)
+        v_had_stats = ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
         # rulebooks/rulers_gambit/rulers_gambit.rules:639
-        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:640
+        s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:641
         raise_destroyed(s, v_c, v_had_stats)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:647
+# rulebooks/rulers_gambit/rulers_gambit.rules:648
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:648
+    # rulebooks/rulers_gambit/rulers_gambit.rules:649
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:648
+        # rulebooks/rulers_gambit/rulers_gambit.rules:649
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -3017,18 +3017,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:651
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:652
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:653
         s.move_uncapped(v_c, Z_DIMENSION + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:657
+# rulebooks/rulers_gambit/rulers_gambit.rules:658
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:658
+    # rulebooks/rulers_gambit/rulers_gambit.rules:659
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:658
+        # rulebooks/rulers_gambit/rulers_gambit.rules:659
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -3048,18 +3048,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:660
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:661
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:662
         s.move_uncapped(v_c, Z_HAND + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:667
+# rulebooks/rulers_gambit/rulers_gambit.rules:668
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:668
+    # rulebooks/rulers_gambit/rulers_gambit.rules:669
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -3067,271 +3067,271 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:669
-        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:669
-            proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:670
+        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:670
+            proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:671
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:675
+# rulebooks/rulers_gambit/rulers_gambit.rules:676
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:676
+    # rulebooks/rulers_gambit/rulers_gambit.rules:677
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:676
+        # rulebooks/rulers_gambit/rulers_gambit.rules:677
         s.move_uncapped(v_c, Z_STOCK + s.card_owner[v_c])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:682
+# rulebooks/rulers_gambit/rulers_gambit.rules:683
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:683
+    # rulebooks/rulers_gambit/rulers_gambit.rules:684
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:684
-        s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:685
+        s.k_Card_equipped_to[v_e] = None
+        # rulebooks/rulers_gambit/rulers_gambit.rules:686
         s.move_uncapped(v_e, Z_GRAVEYARD + s.card_owner[v_e])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:687
-    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:688
-    s.k_Card_attacks_made[v_c] = 0
+    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:689
+    s.k_Card_attacks_made[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:690
     s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:691
-    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:692
-    s.k_Card_equipped_to[v_c] = None
+    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:693
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_equipped_to[v_c] = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:694
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_bonus_attack[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:695
-    s.k_Card_bonus_critical[v_c] = 0
+    s.k_Card_bonus_defence[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:696
+    s.k_Card_bonus_critical[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:697
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:703
+# rulebooks/rulers_gambit/rulers_gambit.rules:704
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:704
+    # rulebooks/rulers_gambit/rulers_gambit.rules:705
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:705
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:706
-        s.k_Card_awakened[v_c] = False
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:707
+        s.k_Card_awakened[v_c] = False
+        # rulebooks/rulers_gambit/rulers_gambit.rules:708
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:713
+# rulebooks/rulers_gambit/rulers_gambit.rules:714
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:714
-    v_had_stats = ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:715
-    proc_leave_field(s, v_c)
+    v_had_stats = ((v_c not in s.zones[Z_RECOVERY + s.card_owner[v_c]]) or f_has_retain(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:716
-    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
+    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:717
-    raise_destroyed(s, v_c, v_had_stats)
+    s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:718
+    raise_destroyed(s, v_c, v_had_stats)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:719
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:724
+# rulebooks/rulers_gambit/rulers_gambit.rules:725
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:725
+    # rulebooks/rulers_gambit/rulers_gambit.rules:726
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:725
+        # rulebooks/rulers_gambit/rulers_gambit.rules:726
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:725
-        proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:726
-    if f_has(s, v_u, KEYWORD_TRAMPLE):
         # rulebooks/rulers_gambit/rulers_gambit.rules:726
+        proc_kill(s, v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:727
+    if f_has(s, v_u, KEYWORD_TRAMPLE):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:727
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:731
+# rulebooks/rulers_gambit/rulers_gambit.rules:732
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:732
-    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:733
-    v_crit = f_critical_of(s, v_u)
+    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:734
+    v_crit = f_critical_of(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:735
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:735
-        v_d = f_defence_of(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:736
+        v_d = f_defence_of(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:737
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:737
-        if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:737
-            proc_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:738
-        if ((v_d >= v_a) or v_countered):
+        if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:738
+            proc_injure(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:739
+        if ((v_d >= v_a) or v_countered):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:739
             proc_injure(s, v_u)
     elif (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:740
+        # rulebooks/rulers_gambit/rulers_gambit.rules:741
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:741
+            # rulebooks/rulers_gambit/rulers_gambit.rules:742
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:743
+            # rulebooks/rulers_gambit/rulers_gambit.rules:744
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:745
+            # rulebooks/rulers_gambit/rulers_gambit.rules:746
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:746
-            if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:746
-                proc_battle_kill(s, v_u, v_t, v_crit)
             # rulebooks/rulers_gambit/rulers_gambit.rules:747
-            if ((v_d_2 >= v_a) or v_countered_2):
+            if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:747
+                proc_battle_kill(s, v_u, v_t, v_crit)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:748
+            if ((v_d_2 >= v_a) or v_countered_2):
+                # rulebooks/rulers_gambit/rulers_gambit.rules:748
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:754
+# rulebooks/rulers_gambit/rulers_gambit.rules:755
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:755
-    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:756
-    v_t = s.g_defender
+    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:757
-    s.g_attacker = None
+    v_t = s.g_defender
     # rulebooks/rulers_gambit/rulers_gambit.rules:758
-    s.g_defender = None
+    s.g_attacker = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:759
+    s.g_defender = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:760
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:760
+        # rulebooks/rulers_gambit/rulers_gambit.rules:761
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:761
+            # rulebooks/rulers_gambit/rulers_gambit.rules:762
             if (
                 (v_t in s.zones[Z_UNITS + s.card_owner[v_t]])
                 or (v_t in s.zones[Z_RECOVERY + s.card_owner[v_t]])
             ):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:761
+                # rulebooks/rulers_gambit/rulers_gambit.rules:762
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:763
+            # rulebooks/rulers_gambit/rulers_gambit.rules:764
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:771
+# rulebooks/rulers_gambit/rulers_gambit.rules:772
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:772
-    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:773
-    s.k_Card_attacks_made[v_u] += 1
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:774
-    s.g_attacker = v_u
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:775
-    s.g_defender = v_t
+    s.g_attacker = v_u
     # rulebooks/rulers_gambit/rulers_gambit.rules:776
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    s.g_defender = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:777
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:777
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:778
-    s.g_opener = s.card_owner[v_u]
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:778
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:779
+    s.g_opener = s.card_owner[v_u]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:780
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:785
+# rulebooks/rulers_gambit/rulers_gambit.rules:786
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:786
-    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:787
-    s.g_chain = [*[v_c], *s.g_chain]
+    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:788
-    s.g_opener = s.card_owner[v_c]
+    s.g_chain = [*[v_c], *s.g_chain]
     # rulebooks/rulers_gambit/rulers_gambit.rules:789
+    s.g_opener = s.card_owner[v_c]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:790
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:795
+# rulebooks/rulers_gambit/rulers_gambit.rules:796
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:796
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:797
-    if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:797
-        s.p_spells_cast[v_p] += 1
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:798
-    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
+    if (v_p == s.g_turn_player):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:798
+        s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:799
+    s.move_uncapped(v_s, Z_SPELL_ZONE + v_p)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:800
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:804
+# rulebooks/rulers_gambit/rulers_gambit.rules:805
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:805
-    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:806
-    s.k_Card_rested[v_s] = True
+    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:807
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    s.k_Card_rested[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:808
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:809
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:813
+# rulebooks/rulers_gambit/rulers_gambit.rules:814
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:814
-    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:815
-    s.k_Card_ability_used[v_u] = True
+    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:816
+    s.k_Card_ability_used[v_u] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:817
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:825
+# rulebooks/rulers_gambit/rulers_gambit.rules:826
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:826
-    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
     # rulebooks/rulers_gambit/rulers_gambit.rules:827
-    if T_CARD_496[s.card_def[v_c]]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:828
-        v_t = s.k_Card_chosen[v_c]
+    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:828
+    if T_CARD_497[s.card_def[v_c]]:
         # rulebooks/rulers_gambit/rulers_gambit.rules:829
+        v_t = s.k_Card_chosen[v_c]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:830
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3339,77 +3339,77 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:830
-            s.k_Card_equipped_to[v_c] = v_t
             # rulebooks/rulers_gambit/rulers_gambit.rules:831
+            s.k_Card_equipped_to[v_c] = v_t
+            # rulebooks/rulers_gambit/rulers_gambit.rules:832
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:833
+            # rulebooks/rulers_gambit/rulers_gambit.rules:834
             s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:836
-        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:836
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:837
-        if (T_CARD_837[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:838
+        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:837
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:838
+        if (T_CARD_838[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:839
             s.move_uncapped(v_c, Z_GRAVEYARD + s.card_owner[v_c])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:841
+    # rulebooks/rulers_gambit/rulers_gambit.rules:842
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:846
+# rulebooks/rulers_gambit/rulers_gambit.rules:847
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:847
-    if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:847
-        proc_fight(s)
     # rulebooks/rulers_gambit/rulers_gambit.rules:848
-    if s.g_in_battle:
+    if (s.g_attacker is not None):
         # rulebooks/rulers_gambit/rulers_gambit.rules:848
+        proc_fight(s)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:849
+    if s.g_in_battle:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:849
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:848
+        # rulebooks/rulers_gambit/rulers_gambit.rules:849
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:880
+# rulebooks/rulers_gambit/rulers_gambit.rules:881
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:881
+    # rulebooks/rulers_gambit/rulers_gambit.rules:882
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:882
-        v_c = rt.first(s.g_card_texts)
         # rulebooks/rulers_gambit/rulers_gambit.rules:883
+        v_c = rt.first(s.g_card_texts)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:884
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:884
-            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
             # rulebooks/rulers_gambit/rulers_gambit.rules:885
+            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
+            # rulebooks/rulers_gambit/rulers_gambit.rules:886
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:886
-                s.k_Card_destroyed_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:887
+                s.k_Card_destroyed_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:888
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:889
+            # rulebooks/rulers_gambit/rulers_gambit.rules:890
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:890
-                s.k_Card_dies_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:891
+                s.k_Card_dies_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:892
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:252
+# rulebooks/rulers_gambit/rulers_gambit.rules:253
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -3820,7 +3820,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:255
+# rulebooks/rulers_gambit/rulers_gambit.rules:256
 def fx_Card_on_call_default(s: State, v_this: int, v_you: int) -> None:
     """The on_call of cards that give none."""
     pass
@@ -4012,7 +4012,7 @@ FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:258
+# rulebooks/rulers_gambit/rulers_gambit.rules:259
 def fx_Card_on_attack_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of cards that give none."""
     pass
@@ -4153,7 +4153,7 @@ FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ..
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:261
+# rulebooks/rulers_gambit/rulers_gambit.rules:262
 def fx_Card_on_destroyed_default(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of cards that give none."""
     pass
@@ -4277,7 +4277,7 @@ FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:264
+# rulebooks/rulers_gambit/rulers_gambit.rules:265
 def fx_Card_on_dies_default(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of cards that give none."""
     pass
@@ -4389,7 +4389,7 @@ FX_CARD_ON_DIES: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:267
+# rulebooks/rulers_gambit/rulers_gambit.rules:268
 def fx_Card_passive_default(s: State, v_this: int, v_you: int) -> None:
     """The passive of cards that give none."""
     pass
@@ -4547,50 +4547,50 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:320
+# rulebooks/rulers_gambit/rulers_gambit.rules:321
 def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int]]:
     """Every deck-construction rule broken, each once: its message, its line, and the card it is
     about (the innermost `for` over cards), or -1.
     """
     problems: list[tuple[str, int, int]] = []
     try:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:321
-        v_total = len(cards)
         # rulebooks/rulers_gambit/rulers_gambit.rules:322
+        v_total = len(cards)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:323
         if (v_total != 40):
             problems.append(
                 (
                     'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39, not ' + str(
                         v_total
                     ),
-                    322,
+                    323,
                     -1,
                 )
             )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:324
+        # rulebooks/rulers_gambit/rulers_gambit.rules:325
         if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
-            problems.append(('a deck has exactly one Kingdom-Ruler card', 324, -1))
-        # rulebooks/rulers_gambit/rulers_gambit.rules:326
+            problems.append(('a deck has exactly one Kingdom-Ruler card', 325, -1))
+        # rulebooks/rulers_gambit/rulers_gambit.rules:327
         for v_c in cards:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:327
+            # rulebooks/rulers_gambit/rulers_gambit.rules:328
             if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-                problems.append(('at most 2 copies of ' + DEF_NAMES[v_c], 327, v_c))
-        # rulebooks/rulers_gambit/rulers_gambit.rules:329
+                problems.append(('at most 2 copies of ' + DEF_NAMES[v_c], 328, v_c))
+        # rulebooks/rulers_gambit/rulers_gambit.rules:330
         for v_k in cards:
             if (C_CARD_KIND[v_k] != KIND_KINGDOM):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:330
+            # rulebooks/rulers_gambit/rulers_gambit.rules:331
             for v_c_2 in cards:
                 if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
                     continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:331
+                # rulebooks/rulers_gambit/rulers_gambit.rules:332
                 if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
                     problems.append(
                         (
                             DEF_NAMES[
                                 v_c_2
                             ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows',
-                            331,
+                            332,
                             v_c_2,
                         )
                     )
@@ -4603,18 +4603,18 @@ def deck_problems(cards: list[int], side: list[int]) -> list[tuple[str, int, int
     return list(dict.fromkeys(problems))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:320
+# rulebooks/rulers_gambit/rulers_gambit.rules:321
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     problems = deck_problems(cards, side)
     return (problems[0][0], problems[0][1]) if problems else None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:856
+# rulebooks/rulers_gambit/rulers_gambit.rules:857
 def raise_destroyed(s: State, v_c: int, v_had_stats: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:862
-    if (T_CARD_862[s.card_def[v_c]] and v_had_stats):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:863
+    # rulebooks/rulers_gambit/rulers_gambit.rules:863
+    if (T_CARD_863[s.card_def[v_c]] and v_had_stats):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:864
         proc_damage(
             s,
             s.card_owner[v_c],
@@ -4624,93 +4624,93 @@ def raise_destroyed(s: State, v_c: int, v_had_stats: bool) -> None:
                 else C_CARD_CRITICAL[s.card_def[v_c]]
             ),
         )
-    # rulebooks/rulers_gambit/rulers_gambit.rules:868
     # rulebooks/rulers_gambit/rulers_gambit.rules:869
-    s.k_Card_destroyed_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:870
+    s.k_Card_destroyed_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:871
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:870
+        # rulebooks/rulers_gambit/rulers_gambit.rules:871
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:859
+# rulebooks/rulers_gambit/rulers_gambit.rules:860
 def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:873
     # rulebooks/rulers_gambit/rulers_gambit.rules:874
-    s.k_Card_dies_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:875
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:876
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:875
+        # rulebooks/rulers_gambit/rulers_gambit.rules:876
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:898
+# rulebooks/rulers_gambit/rulers_gambit.rules:899
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:899
+    # rulebooks/rulers_gambit/rulers_gambit.rules:900
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:911
+    # rulebooks/rulers_gambit/rulers_gambit.rules:912
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:911
+        # rulebooks/rulers_gambit/rulers_gambit.rules:912
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:912
+        # rulebooks/rulers_gambit/rulers_gambit.rules:913
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:913
+        # rulebooks/rulers_gambit/rulers_gambit.rules:914
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:919
+# rulebooks/rulers_gambit/rulers_gambit.rules:920
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:921
-    s.g_starter = (0 if s.rng.flip() else 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:922
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:923
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:923
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:923
-            s.create(v_d, Z_DECK + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:924
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:924
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:925
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:925
+        # rulebooks/rulers_gambit/rulers_gambit.rules:926
         if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:926
-            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
             # rulebooks/rulers_gambit/rulers_gambit.rules:927
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:928
             s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:929
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:930
-        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:931
+        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:932
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:933
+    # rulebooks/rulers_gambit/rulers_gambit.rules:934
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:949
+# rulebooks/rulers_gambit/rulers_gambit.rules:950
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:951
-    s.g_turn_player = s.g_starter
     # rulebooks/rulers_gambit/rulers_gambit.rules:952
-    s.g_turn = 1
+    s.g_turn_player = s.g_starter
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
+    s.g_turn = 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:954
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:939
+# rulebooks/rulers_gambit/rulers_gambit.rules:940
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4718,7 +4718,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4735,20 +4735,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:941
-    s.move_uncapped(v_c, Z_DECK + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:942
+    s.move_uncapped(v_c, Z_DECK + actor)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:943
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4792,7 +4792,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4814,7 +4814,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:940
+# rulebooks/rulers_gambit/rulers_gambit.rules:941
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4825,7 +4825,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:944
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4841,27 +4841,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:944
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:944
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:945
-    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:946
-    s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:947
+    s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:948
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:944
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:944
+# rulebooks/rulers_gambit/rulers_gambit.rules:945
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4870,7 +4870,7 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:939
 def ply_mulligan(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_PUT_BACK:
@@ -4883,7 +4883,7 @@ def ply_mulligan(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:939
+        # rulebooks/rulers_gambit/rulers_gambit.rules:940
         v_who: int | None = None
         for v_p in range(s.num_players):
             if (not s.p_kept[v_p]):
@@ -4898,15 +4898,15 @@ def ply_mulligan(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:938
+# rulebooks/rulers_gambit/rulers_gambit.rules:939
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:962
+# rulebooks/rulers_gambit/rulers_gambit.rules:963
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:963
+    # rulebooks/rulers_gambit/rulers_gambit.rules:964
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4914,52 +4914,52 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:965
-        s.k_Card_rested[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:966
-        s.k_Card_attacks_made[v_c] = 0
+        s.k_Card_rested[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:967
+        s.k_Card_attacks_made[v_c] = 0
+        # rulebooks/rulers_gambit/rulers_gambit.rules:968
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:969
-    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:970
-    s.p_spells_cast[s.g_turn_player] = 0
+    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:971
-    s.p_charged[s.g_turn_player] = False
+    s.p_spells_cast[s.g_turn_player] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:972
-    s.g_in_battle = False
+    s.p_charged[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:973
+    s.g_in_battle = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:974
     v_k_zone = s.zones[Z_KINGDOM_ZONE + s.g_turn_player]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:973
+        # rulebooks/rulers_gambit/rulers_gambit.rules:974
         FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:974
+    # rulebooks/rulers_gambit/rulers_gambit.rules:975
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:981
+# rulebooks/rulers_gambit/rulers_gambit.rules:982
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:982
-    if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:982
-        proc_draw_cards(s, s.g_turn_player, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:983
+    if (s.g_turn > 1):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:983
+        proc_draw_cards(s, s.g_turn_player, 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:984
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:998
+    # rulebooks/rulers_gambit/rulers_gambit.rules:999
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4975,25 +4975,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:992
-    proc_gain_mana(s, actor, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:993
+    proc_gain_mana(s, actor, 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:991
+# rulebooks/rulers_gambit/rulers_gambit.rules:992
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -5002,7 +5002,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -5018,23 +5018,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:996
+    # rulebooks/rulers_gambit/rulers_gambit.rules:997
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:996
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -5043,7 +5043,7 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def ply_charge(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_CHARGE_MANA:
@@ -5056,7 +5056,7 @@ def ply_charge(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:990
+        # rulebooks/rulers_gambit/rulers_gambit.rules:991
         v_who = (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5067,24 +5067,24 @@ def ply_charge(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:989
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1010
+# rulebooks/rulers_gambit/rulers_gambit.rules:1011
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1011
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1004
+# rulebooks/rulers_gambit/rulers_gambit.rules:1005
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -5101,24 +5101,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
-    proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1007
-    s.move_uncapped(v_u, Z_HAND + actor)
+    proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+    s.move_uncapped(v_u, Z_HAND + actor)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1009
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5156,7 +5156,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5178,7 +5178,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1005
+# rulebooks/rulers_gambit/rulers_gambit.rules:1006
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5189,7 +5189,7 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def ply_recovery_step(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RECOVER:
@@ -5200,7 +5200,7 @@ def ply_recovery_step(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1005
         v_who = (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
         if v_who is not None:
             s.actor = v_who
@@ -5211,18 +5211,18 @@ def ply_recovery_step(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1017
+# rulebooks/rulers_gambit/rulers_gambit.rules:1018
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5239,45 +5239,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1027
-    s.p_normal_called[actor] = True
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1028
-    s.move(v_u, Z_UNITS + actor, False)
+    s.p_normal_called[actor] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1024
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1026
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5291,13 +5291,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1025
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5332,26 +5332,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1021
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1025
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1026
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5369,7 +5369,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1020
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5380,7 +5380,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5397,33 +5397,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
-    if not T_CARD_1034[s.card_def[v_u]]:
-        return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+    if not T_CARD_1035[s.card_def[v_u]]:
+        return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1038
-    s.move(v_u, Z_UNITS + actor, False)
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5437,13 +5437,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1035
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1036
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5478,20 +5478,20 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1034
-                if not T_CARD_1034[s.card_def[v_u]]:
-                    break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1035
-                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                if not T_CARD_1035[s.card_def[v_u]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1037
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5509,7 +5509,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1034
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5520,7 +5520,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5537,15 +5537,15 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
-    if not T_CARD_837[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1045
-    if not T_CARD_1045[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
+    if not T_CARD_838[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+    if not T_CARD_1046[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5558,13 +5558,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5577,19 +5577,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1045
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1046
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5623,20 +5623,20 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1044
-                if not T_CARD_837[s.card_def[v_s]]:
-                    break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
-                if not T_CARD_1045[s.card_def[v_s]]:
+                if not T_CARD_838[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+                if not T_CARD_1046[s.card_def[v_s]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1047
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5659,7 +5659,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1043
+# rulebooks/rulers_gambit/rulers_gambit.rules:1044
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5670,7 +5670,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5685,15 +5685,15 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
-    if not T_CARD_837[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+    if not T_CARD_838[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5706,13 +5706,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5725,16 +5725,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1057
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -5799,7 +5799,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5819,7 +5819,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1052
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5831,7 +5831,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5848,30 +5848,30 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-    if not T_CARD_1063[s.card_def[v_s]]:
-        return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    if not T_CARD_1064[s.card_def[v_s]]:
+        return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
-    s.p_spells_cast[actor] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:1066
-    s.k_Card_set_turn[v_s] = s.g_turn
+    s.p_spells_cast[actor] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+    s.k_Card_set_turn[v_s] = s.g_turn
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
     s.move_uncapped(v_s, Z_SET_ZONE + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5884,7 +5884,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1064
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5922,17 +5922,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-                if not T_CARD_1063[s.card_def[v_s]]:
-                    break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+                if not T_CARD_1064[s.card_def[v_s]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1065
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5950,7 +5950,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1062
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5961,7 +5961,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5978,24 +5978,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1073
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6008,10 +6008,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1073
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1074
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6046,17 +6046,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1072
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1073
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1073
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1074
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -6074,7 +6074,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1071
+# rulebooks/rulers_gambit/rulers_gambit.rules:1072
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6085,7 +6085,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -6102,24 +6102,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6132,10 +6132,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1080
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1082
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6205,7 +6205,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6225,7 +6225,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1078
+# rulebooks/rulers_gambit/rulers_gambit.rules:1079
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6237,7 +6237,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6254,24 +6254,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1090
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6284,10 +6284,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1088
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1089
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6322,17 +6322,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1088
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1089
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6350,7 +6350,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1087
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6361,7 +6361,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6378,24 +6378,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1098
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6408,10 +6408,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1096
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1097
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6476,7 +6476,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6496,7 +6496,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6508,7 +6508,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6525,21 +6525,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1104
     s.move_uncapped(v_u, Z_STOCK + actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6551,7 +6551,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1103
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6586,14 +6586,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1102
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1103
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6611,7 +6611,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1102
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6622,7 +6622,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6639,23 +6639,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6700,14 +6700,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1109
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6725,7 +6725,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6736,7 +6736,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1113
+# rulebooks/rulers_gambit/rulers_gambit.rules:1114
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6749,18 +6749,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1113
+# rulebooks/rulers_gambit/rulers_gambit.rules:1114
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1114
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1116
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1118
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6769,31 +6769,31 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1113
+# rulebooks/rulers_gambit/rulers_gambit.rules:1114
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1119
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1120
     v_k_zone = s.zones[Z_KINGDOM_ZONE + actor]
     if v_k_zone:
         v_k = v_k_zone[0]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1120
-        s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+        s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1122
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1113
+# rulebooks/rulers_gambit/rulers_gambit.rules:1114
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1114
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1115
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1116
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1117
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1118
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6802,7 +6802,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1113
+# rulebooks/rulers_gambit/rulers_gambit.rules:1114
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6811,7 +6811,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6827,36 +6827,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1129
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1130
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1130
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1131
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1128
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1129
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1130
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6865,7 +6865,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6878,23 +6878,23 @@ def text_end_main(
 LISTED_END_MAIN: Final = tuple(Listed(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1134
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1135
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1134
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6903,7 +6903,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1015
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def ply_main(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_NORMAL_CALL:
@@ -6940,7 +6940,7 @@ def ply_main(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1018
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -6951,7 +6951,7 @@ def ply_main(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1015
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6969,11 +6969,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1141
+# rulebooks/rulers_gambit/rulers_gambit.rules:1142
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1142
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1143
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1144
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1145
     if (
         (s.g_turn == 1)
         and (
@@ -6983,16 +6983,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1144
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1145
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1146
+# rulebooks/rulers_gambit/rulers_gambit.rules:1147
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -7007,18 +7007,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1151
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1152
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7087,7 +7087,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7107,7 +7107,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1149
+# rulebooks/rulers_gambit/rulers_gambit.rules:1150
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7119,7 +7119,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -7136,18 +7136,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1157
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7226,7 +7226,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7246,7 +7246,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1156
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7258,7 +7258,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7275,23 +7275,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1163
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1164
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1165
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1163
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7336,14 +7336,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1163
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7361,7 +7361,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1161
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7372,7 +7372,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1168
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7388,23 +7388,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1168
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1168
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1168
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1167
+# rulebooks/rulers_gambit/rulers_gambit.rules:1168
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7413,7 +7413,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1140
+# rulebooks/rulers_gambit/rulers_gambit.rules:1141
 def ply_battle(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_ATTACK:
@@ -7430,7 +7430,7 @@ def ply_battle(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1146
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1147
         v_who = s.g_turn_player
         if v_who is not None:
             s.actor = v_who
@@ -7441,7 +7441,7 @@ def ply_battle(s: State, a: Action) -> bool:
     return True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1140
+# rulebooks/rulers_gambit/rulers_gambit.rules:1141
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7449,57 +7449,57 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1175
+# rulebooks/rulers_gambit/rulers_gambit.rules:1176
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1178
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
-            s.k_Card_bonus_attack[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1179
-            s.k_Card_bonus_defence[v_c] = 0
+            s.k_Card_bonus_attack[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1180
-            s.k_Card_bonus_critical[v_c] = 0
+            s.k_Card_bonus_defence[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+            s.k_Card_bonus_critical[v_c] = 0
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1182
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1186
-    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1186
-        s.k_Card_set_turn[v_c_2] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:1187
-    s.g_turn_player = (1 - s.g_turn_player)
+    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1187
+        s.k_Card_set_turn[v_c_2] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:1188
-    s.g_turn += 1
+    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1189
+    s.g_turn += 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1190
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1238
+# rulebooks/rulers_gambit/rulers_gambit.rules:1239
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1238
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1239
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1201
 def window_chain_window(s: State) -> int:
     return s.g_opener
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1201
 def actor_chain_window(s: State) -> int | None:
     return s.responder(8, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1199
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def checkpoints_chain_window(s: State, actor: int) -> None:
     s.answered(8, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7516,15 +7516,15 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
-    if not T_CARD_1204[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
+    if not T_CARD_1205[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1206
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7535,13 +7535,13 @@ def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7554,16 +7554,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1204
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1205
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1206
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7603,20 +7603,20 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1204
-                if not T_CARD_1204[s.card_def[v_s]]:
-                    break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1206
-                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1205
+                if not T_CARD_1205[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1208
                 if (
                     not (
                         (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7639,7 +7639,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1203
+# rulebooks/rulers_gambit/rulers_gambit.rules:1204
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7650,7 +7650,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7667,15 +7667,15 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
-    if not T_CARD_1204[s.card_def[v_s]]:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1215
+    if not T_CARD_1205[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1216
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
     if (
         not (
             (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7686,13 +7686,13 @@ def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1219
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7705,16 +7705,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1215
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1216
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1218
             if (
                 not (
                     (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
@@ -7784,7 +7784,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7804,7 +7804,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7816,7 +7816,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7833,24 +7833,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1223
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1224
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1226
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7863,10 +7863,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1223
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1224
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1225
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7901,17 +7901,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1223
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1224
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1224
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1225
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7929,7 +7929,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1222
+# rulebooks/rulers_gambit/rulers_gambit.rules:1223
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7940,7 +7940,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7955,24 +7955,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1231
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1233
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1233
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1234
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7985,10 +7985,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1231
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1232
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1232
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1233
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -8048,7 +8048,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -8068,7 +8068,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1230
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -8080,7 +8080,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1237
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -8096,22 +8096,22 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1237
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1237
 def do_pass_chain(s: State, actor: int) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1237
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1237
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -8120,7 +8120,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1199
+# rulebooks/rulers_gambit/rulers_gambit.rules:1200
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -8129,28 +8129,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1245
+# rulebooks/rulers_gambit/rulers_gambit.rules:1246
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1246
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1247
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1247
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1248
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1247
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1248
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1257
+# rulebooks/rulers_gambit/rulers_gambit.rules:1258
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1257
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1258
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1250
+# rulebooks/rulers_gambit/rulers_gambit.rules:1251
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -8167,18 +8167,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1254
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1255
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -8222,7 +8222,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -8244,7 +8244,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1253
+# rulebooks/rulers_gambit/rulers_gambit.rules:1254
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -8255,7 +8255,7 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1244
+# rulebooks/rulers_gambit/rulers_gambit.rules:1245
 def ply_resolve_chain(s: State, a: Action) -> bool:
     kind = a.kind
     if kind == K_RESOLVE_NEXT:
@@ -8266,7 +8266,7 @@ def ply_resolve_chain(s: State, a: Action) -> bool:
         raise IllegalAction(reason)
     s.run_checkpoints()
     if s.pending == -1 and s.result is None:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1250
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1251
         v_who = (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
         if v_who is not None:
             s.actor = v_who
@@ -8909,31 +8909,31 @@ def from_json(text: str) -> State:
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_496: Final[tuple[bool, ...]] = tuple(
+T_CARD_497: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_837: Final[tuple[bool, ...]] = tuple(
+T_CARD_838: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_862: Final[tuple[bool, ...]] = tuple(
+T_CARD_863: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
     for d in range(88)
 )
-T_CARD_1034: Final[tuple[bool, ...]] = tuple(
+T_CARD_1035: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
     for d in range(88)
 )
-T_CARD_1045: Final[tuple[bool, ...]] = tuple(
+T_CARD_1046: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
     for d in range(88)
 )
-T_CARD_1063: Final[tuple[bool, ...]] = tuple(
+T_CARD_1064: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
     for d in range(88)
 )
-T_CARD_1204: Final[tuple[bool, ...]] = tuple(
+T_CARD_1205: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
     for d in range(88)
 )

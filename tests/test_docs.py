@@ -422,6 +422,7 @@ def test_glossary_lists_the_documented_terms_in_order(duel: Path) -> None:
     terms = re.findall(r"^- \*\*(.+?)\*\*", glossary, re.MULTILINE)
     assert terms == sorted(terms, key=str.lower)
     assert "Kind" in terms and "unit" in terms and "trample" in terms
+    assert len(terms) == len(set(terms)), "a keyword was listed twice: as one and as a member"
     assert "spell" not in terms and "Colour" not in terms  # no doc: nothing to explain
     unit_line = next(line for line in glossary.splitlines() if line.startswith("- **unit**"))
     assert "(a Kind, line 10)" in unit_line and "stays" in unit_line
