@@ -513,7 +513,7 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--coverage", action="store_true",
                           help="list what never fired; exit 1 if anything declared never did")
     simulate.add_argument("--no-swap", action="store_true",
-                          help="keep agents in their seats (default: swapped in half the games)")
+                          help="keep agents in their seats (default: moved one seat on each game)")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     simulate.add_argument("--players", type=int, metavar="N",
                           help="how many play (default: the fewest the game is for)")

@@ -1,9 +1,10 @@
 """The balance lab behind `rulecraft simulate`: games between agents, what each game shows
 (one record per game, plain data, so that processes can send it), and the figures of many.
 
-Game i of a run has seed `seed + i`, and in odd games (when seats are swapped) the agents, with
-their decks, take the seats in reverse order: the records, and so the totals, do not depend on
-how many processes play them, or in which order they finish."""
+Game i of a run has seed `seed + i`, and (when seats are swapped) the agents, with their decks,
+move i seats on: seat s has agent (s + i) mod players, so that over any `players` games in a row
+each agent sits in each seat once (with two players, odd games swap them). The records, and so
+the totals, do not depend on how many processes play them, or in which order they finish."""
 
 from __future__ import annotations
 
@@ -55,9 +56,10 @@ def agent_decks(module: ModuleType, setup: Setup, players: int) -> list[str] | N
 
 
 def seating(index: int, players: int, swap: bool) -> list[int]:
-    """The agent in each seat in game `index`: reversed in odd games when seats are swapped."""
-    order = list(range(players))
-    return order[::-1] if swap and index % 2 else order
+    """The agent in each seat in game `index`: moved `index` seats on when seats are swapped
+    (reversing them, as it once did, kept an agent in the middle seat of three for ever)."""
+    shift = index % players if swap else 0
+    return [(seat + shift) % players for seat in range(players)]
 
 
 class GameBroke(Exception):  # noqa: N818 - what the run says, a game that broke
@@ -114,6 +116,13 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
     tracer = _tracer(module, state, fired) if setup.coverage else None
     previous_actor = -1
     where = list(state.card_zone)
+    # the cards each seat held: a shared deck's cards belong to nobody (the runtime gives them
+    # to seat A), so a seat owns what passed through its own zones, and its deck's cards
+    slot_owner = state.SLOT_OWNER
+    held: list[set[str]] = [set() for _ in range(players)]
+    for card, slot in enumerate(where):
+        if 0 <= slot_owner[slot] < players:
+            held[slot_owner[slot]].add(def_names[state.card_def[card]])
     with watching(module, setup.keyword_tables if setup.coverage else [],
                   setup.keyword_tests if setup.coverage else None) as keywords_found:
         if tracer is not None:
@@ -147,9 +156,16 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
                 record.plies += 1
                 now = state.card_zone
                 for card in range(len(now)):
-                    if card < len(where) and where[card] != now[card] and hidden[where[card]] \
-                            and not hidden[now[card]]:
-                        drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
+                    if card < len(where) and where[card] == now[card]:
+                        continue
+                    name = def_names[state.card_def[card]]
+                    holder = slot_owner[now[card]]
+                    if 0 <= holder < players:
+                        held[holder].add(name)
+                    if card < len(where) and hidden[where[card]] and not hidden[now[card]]:
+                        # drawn by the seat it went to (a shared deck's card too)
+                        drawn[holder if 0 <= holder < players
+                              else state.card_owner[card]][name] += 1
                 where = list(now)
         finally:
             if tracer is not None:
@@ -161,12 +177,12 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
     record.chosen = dict(chosen_kinds)
     record.played = [sorted(p) for p in played]
     record.drawn = [dict(d) for d in drawn]
-    owned: list[set[str]] = [set() for _ in range(players)]
+    owned = held
     for card, definition in enumerate(state.card_def):
-        owner = state.card_owner[card]
+        owner = slot_owner[state.card_home[card]]  # a card made in a seat's own zone
         if 0 <= owner < players:
             owned[owner].add(def_names[definition])
-    record.owned = [sorted(o) for o in owned]
+    record.owned = [sorted(o | p) for o, p in zip(owned, played, strict=True)]
     record.fired = sorted(fired | {f"action {k}" for k in chosen_kinds})
     return record
 

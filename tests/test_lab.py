@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -407,11 +408,44 @@ def test_a_game_past_max_plies_is_stopped_and_reported_unfinished(
 def test_the_text_shows_no_rate_for_a_seat_an_agent_never_played(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Three agents on three seats with seats swapped (reversed in odd games): the middle
-    agent always plays seat B; 'in seat A 0.0% (0 of 0)' said nothing."""
+    """Three agents on three seats in two games: each agent misses a seat;
+    'in seat A 0.0% (0 of 0)' said nothing."""
     rules = ROOT / "tests" / "games" / "last_stand.rules"
     code, text, err = simulate(capsys, str(rules), "-n", "2",
                                "--agents", "random,greedy,random")
     assert code == 0, err
     assert "(0 of 0)" not in text
     assert "in seat B" in text
+
+
+def test_with_three_players_each_agent_sits_in_each_seat_alike(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seats reversed in odd games kept the middle agent in seat B for ever: game i moves the
+    agents i seats on, so three games seat each agent once in each seat."""
+    rules = ROOT / "tests" / "games" / "last_stand.rules"
+    code, report, err = simulate(capsys, str(rules), "-n", "3",
+                                 "--agents", "random,greedy,random", "--json")
+    assert code == 0, err
+    for agent, seats in report["by_agent_seat"].items():
+        assert {seat: figures["games"] for seat, figures in seats.items()} == {
+            "A": 1, "B": 1, "C": 1}, agent
+
+
+def test_a_shared_decks_cards_are_owned_by_each_seat_that_held_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """The Whispering Court deals from one deck: its cards were all 'owned' by seat A, so B's
+    and C's plays were dropped and 'not played' meant A's games without the card."""
+    rules = ROOT / "tests" / "games" / "court" / "court.rules"
+    records = tmp_path / "court.jsonl"
+    code, report, err = simulate(capsys, str(rules), "-n", "20", "--records", str(records),
+                                 "--json")
+    assert code == 0, err
+    games = [json.loads(line) for line in records.read_text().splitlines()[1:]]
+    for game in games:
+        for seat, played in enumerate(game["played"]):
+            assert set(played) <= set(game["owned"][seat])
+    assert all(any(game["owned"][seat] for game in games) for seat in range(3))
+    plays = Counter(card for game in games for played in game["played"] for card in played)
+    assert {card: figures["played"] for card, figures in report["cards"].items()} == dict(plays)
