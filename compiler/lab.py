@@ -170,6 +170,12 @@ def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,
         finally:
             if tracer is not None:
                 sys.setprofile(None)
+    starter = next((getattr(state, f.attr) for f in getattr(state, "GAME_FIELDS", ())
+                    if f.name == "starter" and f.codec == ("player",)), None)
+    if isinstance(starter, int) and 0 <= starter < players:
+        # the player who went first, which the game keeps: the first to act may only be the
+        # first to decide on a mulligan (Ruler's Gambit's A, whoever the coin chose)
+        record.first = starter
     keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
     fired |= {f"keyword {keyword_names[k]}" for k in keywords_found if k < len(keyword_names)}
     record.returns = [0.0] * players if record.unfinished else state.returns()

@@ -331,6 +331,8 @@ def _pct(value: float) -> str:
 
 
 def _interval(figure: dict[str, Any]) -> str:
+    if figure["ci95"] is None:  # over no games
+        return "—"
     low, high = figure["ci95"]
     return f"{_pct(figure['rate'])} [{_pct(low)}, {_pct(high)}]"
 
@@ -338,10 +340,16 @@ def _interval(figure: dict[str, Any]) -> str:
 def print_text(report: dict[str, Any], out: TextIO) -> None:
     """The report for people: rates in percent to one decimal, 95% intervals in brackets."""
     w = out.write
-    seats = "swapped in half" if report["seats_swapped"] else "fixed"
-    w(f"{report['game']}: seed {report['seed']}, agents {', '.join(report['agents'])}, "
+    seats = "moved one on each game" if report["seats_swapped"] else "fixed"
+    # an agent's label may hold commas (mcts:iterations=3,c=0.5): then ';' parts the agents
+    parted = "; " if any("," in label for label in report["agents"]) else ", "
+    w(f"{report['game']}: seed {report['seed']}, agents {parted.join(report['agents'])}, "
       f"seats {seats}\n")
-    w(f"games: {report['games']}\n")
+    if report.get("first_game"):
+        w(f"a slice of the run: games {report['first_game']} to "
+          f"{report['first_game'] + report['games'] - 1}\n")
+    w(f"games: {report['games']}" + (" (interrupted)" if report.get("interrupted") else "")
+      + "\n")
     w("win rate by seat (95% interval):\n")
     for seat, figure in report["seats"].items():
         w(f"  {seat:<12} {_interval(figure)}  ({figure['wins']} wins)\n")
@@ -352,7 +360,10 @@ def print_text(report: dict[str, Any], out: TextIO) -> None:
             if f["games"]:  # a seat the agent never played has no rate to show
                 w(f"    in seat {seat:<13} {_interval(f)}  ({f['wins']} of {f['games']})\n")
     first = report["first_player"]
-    w(f"first player wins {_interval(first)}; advantage {100 * first['advantage']:+.1f} points\n")
+    w(f"first player wins {_interval(first)}; advantage {100 * first['advantage']:+.1f} points "
+      f"over a seat's {_pct(first['baseline'])}\n")
+    if report.get("shared_wins"):
+        w("teammates share a win: the seats' rates add up to more than 100%\n")
     w(f"draws {_pct(report['draws']['rate'])} ({report['draws']['count']})\n")
     if report.get("unfinished"):
         w(f"unfinished: {report['unfinished']} game(s) stopped at --max-plies, counted as "

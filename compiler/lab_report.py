@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,8 @@ class MissingPlots(RuntimeError):
     """matplotlib is not installed: the report needs the `lab` extra."""
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _percent(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
 
 
 def _at(path: list[Any], value: object) -> str:
@@ -33,23 +34,30 @@ def _at(path: list[Any], value: object) -> str:
             f'data-value="{html.escape(json.dumps(value))}"')
 
 
-def _cell(path: list[Any], value: float) -> str:
+def _cell(path: list[Any], value: float | None) -> str:
     return f"<td {_at(path, value)}>{_percent(value)}</td>"
 
 
 def _rate_row(label: str, path: list[Any], figure: dict[str, Any]) -> str:
-    low, high = figure["ci95"]
+    interval = figure["ci95"]
+    bounds = (_cell([*path, "ci95"], None) * 2 if interval is None  # over no games: no rate
+              else _cell([*path, "ci95", 0], interval[0]) + _cell([*path, "ci95", 1], interval[1]))
     return (f"<tr><td>{html.escape(label)}</td>"
             f"<td {_at([*path, 'wins'], figure['wins'])}>{figure['wins']}</td>"
             f"<td {_at([*path, 'games'], figure['games'])}>{figure['games']}</td>"
-            f"{_cell([*path, 'rate'], figure['rate'])}{_cell([*path, 'ci95', 0], low)}"
-            f"{_cell([*path, 'ci95', 1], high)}</tr>")
+            f"{_cell([*path, 'rate'], figure['rate'])}{bounds}</tr>")
 
 
 def _errors(figures: list[dict[str, Any]]) -> list[list[float]]:
-    """Error bars from the intervals (never below zero, which rounding could give)."""
-    return [[max(0.0, f["rate"] - f["ci95"][0]) for f in figures],
-            [max(0.0, f["ci95"][1] - f["rate"]) for f in figures]]
+    """Error bars from the intervals (never below zero, which rounding could give); none for
+    a rate over no games, which has no bar either (_bars)."""
+    return [[max(0.0, f["rate"] - f["ci95"][0]) if f["games"] else 0.0 for f in figures],
+            [max(0.0, f["ci95"][1] - f["rate"]) if f["games"] else 0.0 for f in figures]]
+
+
+def _bars(figures: list[dict[str, Any]]) -> list[float]:
+    """The bars' lengths: no bar (NaN) for a rate over no games, not one of 0%."""
+    return [f["rate"] if f["games"] else math.nan for f in figures]
 
 
 def _svg(figure: Any) -> str:
@@ -71,7 +79,7 @@ def _plots(report: dict[str, Any]) -> dict[str, str]:
     rates = [(f"seat {k}", v) for k, v in report["seats"].items()]
     rates += [(k, v) for k, v in report["by_agent"].items()]
     figure, axes = plt.subplots(figsize=(7, 0.5 + 0.45 * len(rates)))
-    values = [v["rate"] for _, v in rates]
+    values = _bars([v for _, v in rates])
     errors = _errors([v for _, v in rates])
     axes.barh([k for k, _ in rates], values, xerr=errors, color="#4c72b0", capsize=4)
     axes.set_xlim(0, 1)
@@ -94,7 +102,7 @@ def _plots(report: dict[str, Any]) -> dict[str, str]:
         for offset, key, colour in ((-0.2, "when_played", "#c44e52"),
                                     (0.2, "when_not_played", "#8c8c8c")):
             shown = [cards[n][key] for n in names]
-            axes.barh([i + offset for i in range(len(names))], [f["rate"] for f in shown],
+            axes.barh([i + offset for i in range(len(names))], _bars(shown),
                       height=0.4, color=colour, label=key.replace("_", " "),
                       xerr=_errors(shown), capsize=2)
         axes.set_yticks(range(len(names)), names, fontsize=7)
@@ -115,17 +123,24 @@ def render(report: dict[str, Any]) -> str:
         "<th>95% high</th></tr>"
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
              f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p>agents: {html.escape(', '.join(report['agents']))}; seed {report['seed']}; "
-             f"seats {'swapped in half the games' if report['seats_swapped'] else 'fixed'}</p>",
+             f"<p>agents: {html.escape(' | '.join(report['agents']))}; seed {report['seed']}; "
+             f"seats {'moved one on each game' if report['seats_swapped'] else 'fixed'}</p>",
              "<h2>Win rates</h2>", f'<figure id="win-rates">{plots["win-rates"]}</figure>',
              f'<table id="rates">{head}']
     for seat, figure in report["seats"].items():
         parts.append(_rate_row(f"seat {seat}", ["seats", seat], figure))
     for agent, figure in report["by_agent"].items():
         parts.append(_rate_row(agent, ["by_agent", agent], figure))
-    parts.append(_rate_row("first player", ["first_player"], report["first_player"]))
+    first = report["first_player"]
+    parts.append(_rate_row("first player", ["first_player"], first))
     draws = report["draws"]
-    parts.append(f"</table><p>draws: {draws['count']} "
+    parts.append(f"</table><p>first player's advantage: <span "
+                 f"{_at(['first_player', 'advantage'], first['advantage'])}>"
+                 f"{100 * first['advantage']:+.1f}</span> points over a seat's "
+                 f"{_percent(first['baseline'])}</p>")
+    if report.get("shared_wins"):
+        parts.append("<p>Teammates share a win: the seats' rates add up to more than 100%.</p>")
+    parts.append(f"<p>draws: {draws['count']} "
                  f"(<span {_at(['draws', 'rate'], draws['rate'])}>"
                  f"{_percent(draws['rate'])}</span>)</p>")
     plies = report["plies"]

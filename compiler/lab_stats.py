@@ -20,7 +20,7 @@ class Record:
     seats: list[int]  # the agent (index into the run's agents) in each seat
     decks: list[str] | None  # the deck in each seat
     returns: list[float] = field(default_factory=list)
-    first: int = -1  # the seat that acted first
+    first: int = -1  # the seat that went first: the game's `starter`, else the first to act
     plies: int = 0
     turns: int = 0  # runs of consecutive decisions by one player
     legal: dict[str, int] = field(default_factory=dict)  # decisions where a kind was legal
@@ -43,12 +43,16 @@ def wilson(successes: int, trials: int) -> list[float]:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    # none or all: the bound is exactly 0 or 1, where the subtraction leaves 7e-18
+    return [0.0 if successes == 0 else max(0.0, centre - half),
+            1.0 if successes == trials else min(1.0, centre + half)]
 
 
 def rate(successes: int, trials: int) -> dict[str, Any]:
+    """A win rate with its interval; over no games there is none (null, not 0%)."""
     return {"wins": successes, "games": trials,
-            "rate": successes / trials if trials else 0.0, "ci95": wilson(successes, trials)}
+            "rate": successes / trials if trials else None,
+            "ci95": wilson(successes, trials) if trials else None}
 
 
 def _spread(values: list[int]) -> dict[str, Any]:
@@ -92,6 +96,9 @@ def summarize(records: list[Record], seat_names: list[str], agent_labels: list[s
         for a, label in enumerate(labels)}
     draws = sum(1 for r in records if all(x == 0 for x in r.returns))
     first_wins = sum(1 for g, r in enumerate(records) if r.first >= 0 and won[g][r.first])
+    # a seat's chance to win with no advantage: the share of seats that won (1/players when
+    # one player wins each game; 1/2 in a war of two teams; less with draws)
+    baseline = sum(map(sum, won)) / (games * players) if games else 0.0
     report: dict[str, Any] = {
         "games": games,
         "agents": labels,
@@ -99,7 +106,9 @@ def summarize(records: list[Record], seat_names: list[str], agent_labels: list[s
         "by_agent": by_agent,
         "by_agent_seat": by_agent_seat,
         "first_player": rate(first_wins, games) | {
-            "advantage": (first_wins / games - 1 / players) if games else 0.0},
+            "baseline": baseline,
+            "advantage": (first_wins / games - baseline) if games else 0.0},
+        "shared_wins": any(sum(w) > 1 for w in won),  # teammates share a win
         "draws": {"count": draws, "rate": draws / games if games else 0.0,
                   "ci95": wilson(draws, games)},
         "unfinished": sum(1 for r in records if r.unfinished),

@@ -449,3 +449,41 @@ def test_a_shared_decks_cards_are_owned_by_each_seat_that_held_them(
     assert all(any(game["owned"][seat] for game in games) for seat in range(3))
     plays = Counter(card for game in games for played in game["played"] for card in played)
     assert {card: figures["played"] for card, figures in report["cards"].items()} == dict(plays)
+
+
+def test_the_first_player_is_the_games_starter_and_the_baseline_the_winners_share(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """Ruler's Gambit's coin chooses its starter, while A always decides first on a mulligan:
+    the first player was seat A in every game. In a war of two teams half the seats win, so
+    the advantage is measured against 1/2, not 1/4."""
+    records = tmp_path / "rg.jsonl"
+    code, report, err = simulate(capsys, "rulers_gambit", "-n", "6", "--seed", "2",
+                                 "--records", str(records), "--json")
+    assert code == 0, err
+    module = load("rulers_gambit")
+    games = [json.loads(line) for line in records.read_text().splitlines()[1:]]
+    starters = [module.new_game(seed=g["seed"], decks=g["decks"]).get("starter") for g in games]
+    assert [g["first"] for g in games] == [["A", "B"].index(s) for s in starters]
+    assert set(starters) == {"A", "B"}  # the coin chose both in these games
+    code, report, err = simulate(capsys, "dynasty_tcg", "--option", "mode=war", "-n", "2",
+                                 "--seed", "100", "--json")
+    assert code == 0, err
+    first = report["first_player"]
+    assert report["shared_wins"] and first["baseline"] == 0.5
+    assert first["advantage"] == first["rate"] - 0.5
+    code, text, err = simulate(capsys, "dynasty_tcg", "--option", "mode=war", "-n", "2",
+                               "--seed", "100")
+    assert "over a seat's 50.0%" in text and "teammates share a win" in text
+
+
+def test_a_rate_over_no_games_is_none_not_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report, err = simulate(capsys, "dynasties", "-n", "4", "--no-swap", "--json")
+    assert code == 0, err
+    never = report["by_agent_seat"]["random#1"]["B"]
+    assert never == {"wins": 0, "games": 0, "rate": None, "ci95": None}
+    assert wilson(0, 7)[0] == 0.0 and wilson(7, 7)[1] == 1.0
+    unplayed = [c for c in report["cards"].values() if c["played"] == c["owned"]]
+    assert unplayed and all(c["when_not_played"]["rate"] is None for c in unplayed)
+    code, text, err = simulate(capsys, "dynasties", "-n", "4", "--no-swap")
+    assert " / —\n" in text

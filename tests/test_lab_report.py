@@ -34,9 +34,12 @@ def _at(report: dict[str, Any], path: list[Any]) -> Any:
 
 def _shown(value: Any, text: str) -> bool:
     """The rounded text a person reads for an exact value: a percentage or a count."""
+    if value is None:  # a rate over no games
+        return text == "—"
     if isinstance(value, int):
         return text == str(value)
-    return text in (f"{100 * value:.1f}%", f"{value:.1f}")
+    # a rate, a mean, or an advantage in percentage points
+    return text in (f"{100 * value:.1f}%", f"{value:.1f}", f"{100 * value:+.1f}")
 
 
 def test_the_report_holds_the_json_figures(tmp_path: Path,
