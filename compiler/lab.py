@@ -86,6 +86,10 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     except RuleError as error:
         raise GameBroke(index, f"game {index} (seed {seed}): the rules broke after "
                         f"{record.plies} actions: {error}") from None
+    except Exception as error:  # noqa: BLE001 - the engine's own fault, said with its game
+        raise GameBroke(index, f"game {index} (seed {seed}): internal error after "
+                        f"{record.plies} actions: {type(error).__name__}: {error} (please "
+                        "report it, with this command)") from None
 
 
 def _play_one(module: ModuleType, setup: Setup, index: int, record: Record,

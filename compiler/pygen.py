@@ -9,6 +9,7 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
+import linecache
 import sys
 from types import ModuleType
 
@@ -82,6 +83,8 @@ def load_python(model: GameModel, source: str | None = None) -> ModuleType:
     module = ModuleType(f"rulecraft_games.{model.name}")
     module.__file__ = model.source_file
     sys.modules[module.__name__] = module
-    exec(compile(source, f"<{model.name} compiled from {model.source_file}>", "exec"),  # noqa: S102
-         module.__dict__)
+    name = f"<{model.name} compiled from {model.source_file}>"
+    # its lines, for tracebacks and for a rule error naming its rule (runtime_base.rule_fault)
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    exec(compile(source, name, "exec"), module.__dict__)  # noqa: S102
     return module

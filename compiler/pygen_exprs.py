@@ -474,6 +474,10 @@ class ExpressionGenerator(AggregateGenerator):
         match symbol:
             case sym.ZoneSlot():
                 return self.zone_slot(symbol.zone, e.keys, s)
+            case sym.ListIndex() if not (isinstance(e.keys[0], n.IntLit)
+                                         and e.keys[0].value >= 0):
+                # counted from 0: a negative index would count from the end in Python
+                return f"rt.item({self.expr(e.obj, s)}, {self.expr(e.keys[0], s)})"
             case sym.PerPlayerIndex() | sym.ListIndex() | None:
                 return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
             case _:

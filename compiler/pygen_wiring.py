@@ -221,8 +221,7 @@ class WiringGenerator(RuleGenerator):
             if m.deck_rules is not None:
                 w.line("s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, "
                        "deck_problem, PLAYER_NAMES)")
-            w.line("setup(s)")
-            w.line("s.advance()")
+            w.line("s.begin(setup)")
             w.line("return s")
         w.line()
         w.line()

@@ -32,6 +32,7 @@ from dsl.runtime_base import (
     card_name,
     first,
     frozen,
+    item,
     last,
     some,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "facing_distance",
     "first",
     "frozen",
+    "item",
     "grid_cell",
     "grid_line",
     "install_phases",

@@ -4,7 +4,9 @@ constants and type names generated code reads, and the small helpers its express
 
 from __future__ import annotations
 
+import linecache
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -35,6 +37,35 @@ class IllegalAction(Exception):  # noqa: N818 - the name is part of the module c
 
 class RuleError(Exception):
     """The rules reached a state they do not define (for example a phase with no way on)."""
+
+
+# What a rule's own arithmetic or lookups can raise: a division by zero, an index past a list's
+# end, a procedure that calls itself without end. The rules reached a state they do not define.
+RULE_FAULTS = (ArithmeticError, LookupError, RecursionError)
+_RULE_LINE = re.compile(r"\s*# (\S.*):(\d+)\s*$")  # the `# file:line` comments of pygen
+
+
+def rule_fault(error: BaseException, module: str) -> RuleError:
+    """A RuleError for `error`, raised by the code of generated module `module` (its
+    __name__), naming the rulebook line of the rule that raised it: the `# file:line` comment
+    nearest above the last line of that module the traceback passed through."""
+    found = sys.modules.get(module)
+    space = getattr(found, "__dict__", None)
+    where, path, line = "", "", 0
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals is space:
+            path, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+    for number in range(line, 0, -1):
+        match = _RULE_LINE.match(linecache.getline(path, number))
+        if match:
+            where = f" (the rule at {match.group(1)}:{match.group(2)})"
+            break
+    what = ("a division by zero" if isinstance(error, ZeroDivisionError)
+            else "rules calling one another without end" if isinstance(error, RecursionError)
+            else str(error) or type(error).__name__)
+    return RuleError(f"{what}{where}")
 
 
 class Action:
@@ -124,6 +155,14 @@ def some(value: T | None) -> T:
     if value is None:
         raise RuleError("a value tested as present is none")
     return value
+
+
+def item(items: Sequence[T], index: int) -> T:
+    """`items[index]` as the rules mean it: counted from 0, so a negative index is an error
+    (Python would count it from the end) and so is one past the end."""
+    if not 0 <= index < len(items):  # a rule fault: apply_action names the rule (rule_fault)
+        raise IndexError(f"index {index} is outside a list of {len(items)}")
+    return items[index]
 
 
 def first(items: Sequence[T]) -> T | None:

@@ -8,7 +8,16 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any, ClassVar, Self
 
-from dsl.runtime_base import TERMINAL, Action, Codec, IllegalAction, Listed, RuleError
+from dsl.runtime_base import (
+    RULE_FAULTS,
+    TERMINAL,
+    Action,
+    Codec,
+    IllegalAction,
+    Listed,
+    RuleError,
+    rule_fault,
+)
 from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
 from dsl.runtime_rng import Rng
 
@@ -140,6 +149,14 @@ class StateCore:
     def returns(self) -> list[float]:
         return list(self.result) if self.result is not None else [0.0] * self.num_players
 
+    def begin(self, setup: Callable[[Any], None]) -> None:
+        """Set the game up and go on to its first decision (new_game)."""
+        try:
+            setup(self)
+            self.advance()
+        except RULE_FAULTS as error:
+            raise rule_fault(error, type(self).__module__) from error
+
     def legal_actions(self) -> list[Action]:
         if self.result is not None or self.actor < 0:
             return []
@@ -149,6 +166,8 @@ class StateCore:
             self._listing = True
             try:
                 legal(self, self.actor, out, True)
+            except RULE_FAULTS as error:  # a rule that divides by 0 or reads past a list
+                raise rule_fault(error, type(self).__module__) from error
             finally:
                 self._listing = False
                 if self._memo is not None:
@@ -200,24 +219,27 @@ class StateCore:
         if self.result is not None:
             raise IllegalAction("the game is over")
         phase = self.phase
-        if type(action) is self.LISTED and action.actor == self.actor:
-            ply = self.PLY[phase]
-            if ply is not None and ply(self, action):
-                return
-            # made by a listing: well formed, so only the rules need asking (Listed)
-            handler = (self._HANDLERS or self._handlers())[phase][action.kind]
-            if handler is None:
-                raise IllegalAction(
-                    f"'{self._shown(action)}' is not possible in phase {self.PHASES[phase]}")
-        else:
-            handler = self._checked_handler(action)
-        reason = handler(self, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        checkpoint = self.PHASE_CHECKPOINTS[phase]
-        if checkpoint is not None:
-            checkpoint(self, action.actor)
-        self.advance()
+        try:
+            if type(action) is self.LISTED and action.actor == self.actor:
+                ply = self.PLY[phase]
+                if ply is not None and ply(self, action):
+                    return
+                # made by a listing: well formed, so only the rules need asking (Listed)
+                handler = (self._HANDLERS or self._handlers())[phase][action.kind]
+                if handler is None:
+                    raise IllegalAction(
+                        f"'{self._shown(action)}' is not possible in phase {self.PHASES[phase]}")
+            else:
+                handler = self._checked_handler(action)
+            reason = handler(self, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            checkpoint = self.PHASE_CHECKPOINTS[phase]
+            if checkpoint is not None:
+                checkpoint(self, action.actor)
+            self.advance()
+        except RULE_FAULTS as error:  # a rule that divides by 0 or reads past a list
+            raise rule_fault(error, type(self).__module__) from error
 
     def _checked_handler(self, action: Action) -> Callable[[Any, Action], str | None]:
         """The handler of an action that may have been made by hand, once its shape is

@@ -376,7 +376,7 @@ def f_supply(s: State, v_p: int, v_except: int | None) -> int:
 # rulebooks/dynasties/dynasties.rules:193
 def f_points(s: State, v_v: int) -> int:
     """The score of province v in the current scoring dynasty."""
-    return s.n_Province_scores[v_v][((s.g_dynasty // 3) - 1)]
+    return rt.item(s.n_Province_scores[v_v], ((s.g_dynasty // 3) - 1))
 
 
 # rulebooks/dynasties/dynasties.rules:198
@@ -704,12 +704,12 @@ def proc_score(s: State) -> None:
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
-            v_a += (s.n_Province_scores[v_v][((s.g_dynasty // 3) - 1)])
+            v_a += (rt.item(s.n_Province_scores[v_v], ((s.g_dynasty // 3) - 1)))
     # rulebooks/dynasties/dynasties.rules:314
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
-            v_b += (s.n_Province_scores[v_v_2][((s.g_dynasty // 3) - 1)])
+            v_b += (rt.item(s.n_Province_scores[v_v_2], ((s.g_dynasty // 3) - 1)))
     # rulebooks/dynasties/dynasties.rules:315
     s.g_track += (v_a - v_b)
 
@@ -1867,8 +1867,7 @@ def new_game(
     if decks is not None:
         raise ValueError('dynasties takes no decks')
     s = State(seed, players, rt.merge_options(OPTIONS, options))
-    setup(s)
-    s.advance()
+    s.begin(setup)
     return s
 
 

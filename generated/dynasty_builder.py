@@ -6236,8 +6236,7 @@ def new_game(
     if decks is not None:
         raise ValueError('dynasty_builder takes no decks')
     s = State(seed, players, rt.merge_options(OPTIONS, options))
-    setup(s)
-    s.advance()
+    s.begin(setup)
     return s
 
 

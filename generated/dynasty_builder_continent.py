@@ -9302,8 +9302,7 @@ def new_game(
     if decks is not None:
         raise ValueError('dynasty_builder_continent takes no decks')
     s = State(seed, players, rt.merge_options(OPTIONS, options))
-    setup(s)
-    s.advance()
+    s.begin(setup)
     return s
 
 

@@ -8189,8 +8189,7 @@ def new_game(
         raise ValueError(f'dynasty_tcg with {given} is for {allowed} players, not {players!r}')
     s = State(seed, players, opts)
     s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, deck_problem, PLAYER_NAMES)
-    setup(s)
-    s.advance()
+    s.begin(setup)
     return s
 
 

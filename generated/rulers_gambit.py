@@ -8891,8 +8891,7 @@ def new_game(
         raise ValueError(f'rulers_gambit is for 2 players, not {players!r}')
     s = State(seed, players, rt.merge_options(OPTIONS, options))
     s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, deck_problem, PLAYER_NAMES)
-    setup(s)
-    s.advance()
+    s.begin(setup)
     return s
 
 
