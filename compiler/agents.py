@@ -13,9 +13,11 @@ cannot see: each simulation starts from `state.resample(player, rng)`.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import sys
+import typing
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -256,10 +258,36 @@ def make(spec: str | tuple[str, dict[str, object]]) -> Agent:
     name, options = parse(spec)[0] if isinstance(spec, str) else spec
     if name not in _AGENTS:
         raise AgentError(f"unknown agent {name!r}; known: {', '.join(names())}")
+    _check_options(name, _AGENTS[name], options)
     try:
         return _AGENTS[name](**options)
     except TypeError as error:
         raise AgentError(f"{name}: {error}") from error
+
+
+def _check_options(name: str, factory: Factory, options: dict[str, object]) -> None:
+    """Refuse an option the agent does not take, or a value of the wrong kind, by the
+    factory's signature (`c=abc` failed only at the agent's first move, with a traceback).
+    A factory taking **options checks its own."""
+    try:
+        parameters = inspect.signature(factory, eval_str=True).parameters
+    except (TypeError, ValueError, NameError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return
+    for key, value in options.items():
+        if key not in parameters:
+            taken = ", ".join(parameters)
+            raise AgentError(f"{name} takes no option {key!r}"
+                             + (f"; its options: {taken}" if taken else "; it takes none"))
+        wanted = parameters[key].annotation
+        kinds = set(typing.get_args(wanted)) or {wanted}
+        whole = type(value) is int
+        if (int in kinds and whole) or (float in kinds and (whole or type(value) is float)) \
+                or wanted is inspect.Parameter.empty:
+            continue
+        kind = "a whole number" if int in kinds else "a number" if float in kinds else wanted
+        raise AgentError(f"{name}: {key} must be {kind}, not {value!r}")
 
 
 def label(spec: tuple[str, dict[str, object]]) -> str:

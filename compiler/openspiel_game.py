@@ -53,10 +53,8 @@ def game_type(module: ModuleType, short_name: str) -> Any:
     # players 0: the fewest the options seat (pyspiel passes every default, so a default
     # count could not be told from one asked for; teams of two seat no fewer than four)
     params: dict[str, Any] = {"seed": 0, "players": 0, "decks": ""}
-    words = getattr(module, "OPTION_WORDS", {})
     for name, default in module.INFO["options"].items():
-        # an enum option is given by its member's name, as on the command line
-        params[name] = words[name][default] if name in words else default
+        params[name] = default  # an enum option by its member's name, as on the command line
     information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if imperfect(module)
                    else pyspiel.GameType.Information.PERFECT_INFORMATION)
     # with two players a result is a win and a loss, or a draw; with more, teams may all lose

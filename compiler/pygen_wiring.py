@@ -40,7 +40,8 @@ class WiringGenerator(RuleGenerator):
             dims = "(" + "".join(self.dimension_names(per) + ", " for per in zone.per) + ")"
             zones.append(f"({zone.name!r}, Z_{upper(zone.name)}, {dims})")
         self.tuple_assign("State.ZONES", zones)
-        self.tuple_assign("State.OPTION_FIELDS", [f"({o!r}, 'o_{o}')" for o in m.options])
+        self.tuple_assign("State.OPTION_FIELDS", [f"({o.name!r}, 'o_{o.name}', {codec(o.type, m)})"
+                                                  for o in m.options.values()])
         self.tuple_assign("State.GAME_FIELDS", [
             f"rt.GameField({f.name!r}, 'g_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
             for f in m.game_fields.values()])
@@ -179,7 +180,13 @@ class WiringGenerator(RuleGenerator):
         w.line(f"    'title': {m.title!r},")
         w.line(f"    'players': ({m.min_players}, {m.max_players}),")
         w.line("    'player_names': PLAYER_NAMES,")
-        w.line("    'options': {name: default for name, (_, default) in OPTIONS.items()},")
+        # an enum option by its member's name, as new_game, observations and get give it
+        shown = ", ".join(
+            f"{o.name!r}: "
+            + (f"{words[o.name]}[{self.constant(o.default)}]" if o.name in words
+               else self.constant(o.default))
+            for o in m.options.values())
+        w.line(f"    'options': {{{shown}}},")
         w.line("    'phases': PHASES,")
         w.line("    'actions': ACTIONS,")
         w.line(f"    'source': {m.source_file!r},")

@@ -65,9 +65,9 @@ class StatePaths(StateSeats):
             return (lambda: self.player_name(self.actor) if self.actor >= 0 else None,
                     _read_only(path))
         if head == "options" and len(parts) == 2:
-            for name, attr in self.OPTION_FIELDS:
+            for name, attr, codec in self.OPTION_FIELDS:
                 if name == parts[1]:
-                    return self._attribute(attr, ("int",))[0], _read_only(path)
+                    return self._attribute(attr, codec)[0], _read_only(path)
         for name, attr, codec, _vis in self.GAME_FIELDS:
             if path == name:
                 return self._attribute(attr, codec)

@@ -24,6 +24,8 @@ def merge_options(
                 raise ValueError(f"option {name!r} is one of {', '.join(members)}, "
                                  f"not {value!r}")
             value = members.index(value)
+        elif members is not None and type(value) is not int:  # a flag without a value, none
+            raise ValueError(f"option {name!r} is one of {', '.join(members)}, not {value!r}")
         kind = spec[name][0]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
             raise ValueError(f"option {name!r} must be {kind.__name__}, not {value!r}")

@@ -53,7 +53,7 @@ class StateCore:
     GAME_FIELDS: ClassVar[tuple[GameField, ...]] = ()
     PLAYER_FIELDS: ClassVar[tuple[PlayerField, ...]] = ()
     NODE_FIELDS: ClassVar[tuple[NodeField, ...]] = ()
-    OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    OPTION_FIELDS: ClassVar[tuple[tuple[str, str, Codec], ...]] = ()  # name, attribute, codec
     CARD_FIELDS: ClassVar[tuple[CardField, ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
     # the attribute of the player field `out` ('' when the game declares none): a player who

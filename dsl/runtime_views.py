@@ -35,7 +35,8 @@ class StateViews(StateSeats):
             "phase": self.PHASES[self.phase] if self.phase >= 0 else None,
             "actor": self.player_name(self.actor) if self.actor >= 0 else None,
             "terminal": self.result is not None,
-            "options": {name: getattr(self, attr) for name, attr in self.OPTION_FIELDS},
+            "options": {name: self.decode(codec, getattr(self, attr))
+                        for name, attr, codec in self.OPTION_FIELDS},
         }
         view["state"] = {
             name: self.decode(codec, getattr(self, attr))

@@ -4207,7 +4207,7 @@ INFO: Final[dict[str, Any]] = {
     'title': 'Dojo TCG',
     'players': (2, 2),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'rulebooks/dojo/dojo.rules',

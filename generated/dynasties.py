@@ -1649,7 +1649,7 @@ State.ZONES = (
     ('discarded', Z_DISCARDED, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = (
-    ('warlords', 'o_warlords'),
+    ('warlords', 'o_warlords', ("bool",)),
 )
 State.GAME_FIELDS = (
     rt.GameField('dynasty', 'g_dynasty', ("int",), 'public'),
@@ -1847,7 +1847,7 @@ INFO: Final[dict[str, Any]] = {
     'title': "Alan Newman's Dynasties",
     'players': (2, 2),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {'warlords': False},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'rulebooks/dynasties/dynasties.rules',

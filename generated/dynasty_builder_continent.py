@@ -8926,8 +8926,8 @@ State.ZONES = (
     ('fallen', Z_FALLEN, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = (
-    ('rounds', 'o_rounds'),
-    ('houses', 'o_houses'),
+    ('rounds', 'o_rounds', ("int",)),
+    ('houses', 'o_houses', ("int",)),
 )
 State.GAME_FIELDS = (
     rt.GameField('round', 'g_round', ("int",), 'public'),
@@ -9282,7 +9282,7 @@ INFO: Final[dict[str, Any]] = {
     'title': 'Dynasty Builder',
     'players': (2, 2),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {'rounds': 30, 'houses': 24},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'rulebooks/dynasty_builder/dynasty_builder.rules',

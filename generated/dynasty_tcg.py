@@ -7620,7 +7620,7 @@ State.ZONES = (
     ('leaving', Z_LEAVING, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = (
-    ('mode', 'o_mode'),
+    ('mode', 'o_mode', ("names", E_MODE_NAMES)),
 )
 State.GAME_FIELDS = (
     rt.GameField('turn', 'g_turn', ("int",), 'public'),
@@ -8165,7 +8165,7 @@ INFO: Final[dict[str, Any]] = {
     'title': 'Dynasty TCG',
     'players': (2, 6),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {'mode': E_MODE_NAMES[0]},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'rulebooks/dynasty_tcg/dynasty_tcg.rules',

@@ -8871,7 +8871,7 @@ INFO: Final[dict[str, Any]] = {
     'title': "Ruler's Gambit TCG",
     'players': (2, 2),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'rulebooks/rulers_gambit/rulers_gambit.rules',

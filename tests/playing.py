@@ -35,7 +35,7 @@ def variants(name: str) -> list[tuple[str, dict[str, object]]]:
     for option, default in sorted(options.items()):
         if option in words:
             found += [(f"{option}={word}", {option: word})
-                      for i, word in enumerate(words[option]) if i != default]
+                      for word in words[option] if word != default]
         elif isinstance(default, bool):
             found.append((f"{option}={not default}", {option: not default}))
     return found

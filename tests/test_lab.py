@@ -487,3 +487,28 @@ def test_a_rate_over_no_games_is_none_not_zero(capsys: pytest.CaptureFixture[str
     assert unplayed and all(c["when_not_played"]["rate"] is None for c in unplayed)
     code, text, err = simulate(capsys, "dynasties", "-n", "4", "--no-swap")
     assert " / —\n" in text
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:c=abc", "mcts: c must be a number, not 'abc'"),
+    ("mcts:iterations=2.5", "mcts: iterations must be a whole number, not 2.5"),
+    ("mcts:iter=3", "mcts takes no option 'iter'; its options: iterations, c, rollout_depth"),
+    ("greedy:depth=2", "greedy takes no option 'depth'; it takes none"),
+])
+def test_an_agent_option_of_the_wrong_name_or_kind_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], spec: str, message: str,
+) -> None:
+    """`c=abc` failed at the agent's first move with a traceback; `iter=3` said
+    'MctsAgent.__init__() got an unexpected keyword argument'."""
+    code, _, err = simulate(capsys, "dynasties", "-n", "1", "--agents", f"{spec},random")
+    assert code == 2 and message in err and "Traceback" not in err
+    assert agents.make("mcts:c=2,iterations=3,rollout_depth=4") is not None
+
+
+def test_an_enum_option_without_a_member_names_the_members(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = simulate(capsys, "dynasty_tcg", "-n", "1", "--option", "mode")
+    assert code == 2 and "option 'mode' is one of duel, war, royale, not True" in err
+    with pytest.raises(ValueError, match="is one of duel, war, royale, not None"):
+        load("dynasty_tcg").new_game(options={"mode": None})

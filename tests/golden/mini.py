@@ -476,7 +476,7 @@ State.ZONES = (
     ('pile', Z_PILE, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = (
-    ('target', 'o_target'),
+    ('target', 'o_target', ("int",)),
 )
 State.GAME_FIELDS = (
     rt.GameField('turn', 'g_turn', ("int",), 'public'),
@@ -549,7 +549,7 @@ INFO: Final[dict[str, Any]] = {
     'title': 'Mini <b>Race</b> & "quotes" \\ {braces}',
     'players': (2, 2),
     'player_names': PLAYER_NAMES,
-    'options': {name: default for name, (_, default) in OPTIONS.items()},
+    'options': {'target': 3},
     'phases': PHASES,
     'actions': ACTIONS,
     'source': 'tests/golden/mini.rules',
