@@ -512,3 +512,9 @@ def test_an_enum_option_without_a_member_names_the_members(
     assert code == 2 and "option 'mode' is one of duel, war, royale, not True" in err
     with pytest.raises(ValueError, match="is one of duel, war, royale, not None"):
         load("dynasty_tcg").new_game(options={"mode": None})
+    # shown by name, as given (it was the member's number: {'mode': 2})
+    game = load("dynasty_tcg")
+    assert game.INFO["options"] == {"mode": "duel"}
+    royale = game.new_game(players=3, options={"mode": "royale"})
+    assert royale.observation(0)["options"] == {"mode": "royale"}
+    assert royale.get("options.mode") == "royale"
