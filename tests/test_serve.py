@@ -171,6 +171,21 @@ def test_undo_save_and_load_in_hot_seat() -> None:
     assert session.state.to_json() == state_then
 
 
+def test_a_save_keeps_its_player_count_and_loads_only_into_that_count() -> None:
+    """A save of four players loaded into a game of three replayed as a three-player game,
+    silently; the save now says how many it seats, and a server of another count says so."""
+    rules = str(Path(__file__).resolve().parent / "games" / "last_stand.rules")
+    four, _ = served(rules, seed=2, players=4)
+    saved = json.loads(four.save(DEVICE))
+    assert saved["players"] == 4
+    three, _ = served(rules, seed=2, players=3)
+    with pytest.raises(SessionError, match=r"a saved game of 4 players, and this one seats 3: "
+                       r"start `rulecraft serve \S*last_stand\.rules --players 4` to load it"):
+        three.load(DEVICE, json.dumps(saved))
+    del saved["players"]  # a save made before the count was kept: read as this server's
+    four.load(DEVICE, json.dumps(saved))
+
+
 def test_save_is_refused_to_a_seat_link() -> None:
     session, app = served("dynasties", seed=0, seats="links")
     token = next(iter(session.tokens))

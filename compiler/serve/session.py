@@ -268,7 +268,7 @@ class Session:
             raise SessionError("saving is for hot-seat games: a save shows every hidden card")
         return json.dumps({
             "format": SAVE_FORMAT, "game": self.name, "seed": self.seed,
-            "options": self.options, "decks": self.decks,
+            "players": self.players, "options": self.options, "decks": self.decks,
             "moves": [{"kind": m.action.kind, "actor": m.action.actor,
                        "args": list(m.action.args), "text": str(m.action)}
                       for m in self.moves]}, indent=1)
@@ -286,6 +286,14 @@ class Session:
             raise SessionError("not a saved game of rulecraft serve")
         if data.get("game") != self.name:
             raise SessionError(f"a saved game of {data.get('game')!r}, not of {self.name!r}")
+        players = data.get("players", self.players)  # saves before it had no count
+        if type(players) is not int:
+            raise SessionError("a saved game's players is a number")
+        if players != self.players:
+            # the server seats its count for good: the save tells which to start it with
+            raise SessionError(f"a saved game of {players} players, and this one seats "
+                               f"{self.players}: start `rulecraft serve {self.name} --players "
+                               f"{players}` to load it")
         moves = data.get("moves")
         seed, options, decks = data.get("seed"), data.get("options"), data.get("decks")
         if (type(seed) is not int or not isinstance(options, dict) or not isinstance(moves, list)
