@@ -22,6 +22,7 @@ from compiler.lab_records import RecordsError
 from compiler.lab_stats import Record, summarize
 from compiler.project import NO_SUCH_PATH, path_problem
 from dsl.runtime_base import RuleError
+from dsl.runtime_setup import counts_text
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -69,7 +70,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
     if not low <= len(specs) <= high:
-        counts = f"{low}" if low == high else f"{low} to {high}"
+        # written as new_game's refusal (and play's and serve's) writes it: '3-6', '2-4 or 6'
+        counts = counts_text(game.player_counts(options))
         if counted:
             return usage(f"{game.INFO['name']} is for {counts} players, not {len(specs)}")
         return usage(f"{len(specs)} agents for a game of {counts} players")
