@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import shutil
 import statistics
 import subprocess
 import sys
@@ -55,8 +54,9 @@ def run_build() -> None:
 
 
 def cli_command() -> list[str]:
-    script = shutil.which("rulecraft")
-    return [script] if script else [sys.executable, "-m", "compiler"]
+    """The CLI of this checkout, run from its root: a `rulecraft` found on PATH may be another
+    checkout's (an editable install elsewhere), whose time is not this one's."""
+    return [sys.executable, "-m", "compiler"]
 
 
 def run_cli() -> None:

@@ -193,6 +193,9 @@ def cmd_test(args: argparse.Namespace) -> int:
             results.append(run_scenario(game, data, name, line, shapes))
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
+    if not results:  # a failed run (no false pass in CI), which says why
+        print(shown(f"rulecraft test: no scenario found in {', '.join(args.paths)}: scenario "
+                    "files end in .scenario.yaml"), file=sys.stderr)
     if args.format == "json":
         print(json.dumps([{"file": r.file, "line": r.line, "name": r.name, "passed": r.passed,
                            "failures": r.failures,
@@ -206,7 +209,8 @@ def cmd_test(args: argparse.Namespace) -> int:
                 continue
             for at, failure in r.located():
                 if args.format == "github":
-                    print(f"::error file={github_escape(r.file, prop=True)},line={at},"
+                    # a scenario's failures are about a line (a key, an action): column 1
+                    print(f"::error file={github_escape(r.file, prop=True)},line={at},col=1,"
                           f"title={github_escape(r.name, prop=True)}::"
                           f"{github_escape(f'{r.name}: {failure}')}")
                 else:
@@ -558,6 +562,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal or pipe that cannot show a character (LC_ALL=C, an ASCII console) gets
+        # it as an escape, not a UnicodeEncodeError in the middle of a report
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     was_enabled = parse_cache.ENABLED[0]
     if getattr(args, "no_cache", False):

@@ -31,6 +31,7 @@ from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl.diagnostics import did_you_mean
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
+from dsl.runtime_setup import counts_text, merge_options
 from dsl.source import line_starts, position
 from dsl.yaml_limits import crossed_limit, repeated_key
 from dsl.yaml_origins import same_lines
@@ -372,14 +373,21 @@ def run_scenario(
         result.fail(message, at)
         return result
     setting = ""
+    about = "options"  # the key a refusal of new_game is about, reported at its line
     try:
-        state = game.new_game(
-            seed=int(data.get("seed", 0)),
-            players=seat_count(game, int(data["players"]) if "players" in data else None,
-                               data.get("options") or {}),
-            options=data.get("options") or None,
-            decks=data.get("decks"),
-        )
+        options = data.get("options") or {}
+        # new_game's own checks, one key at a time, so that a refusal is at its key
+        merge_options(game.OPTIONS, options, getattr(game, "OPTION_WORDS", None))
+        about = "players"
+        players = seat_count(game, int(data["players"]) if "players" in data else None, options)
+        counts = game.player_counts(options)
+        if players not in counts:
+            raise ValueError(f"{game.INFO['name']} is for {counts_text(counts)} players, "
+                             f"not {players}")
+        about = "decks"
+        state = game.new_game(seed=int(data.get("seed", 0)), players=players,
+                              options=options or None, decks=data.get("decks"))
+        about = ""
         settings = data.get("setup") or {}
         state.will_set([str(path) for path in settings])
         for path, value in settings.items():
@@ -391,6 +399,8 @@ def run_scenario(
     except (KeyError, ValueError, RuleError, IllegalAction, TypeError) as error:
         if setting in setup_lines:  # reported where the setting that failed is written
             result.fail(f"setup of '{setting}' failed: {error}", setup_lines[setting])
+        elif about and not isinstance(error, RuleError):  # not the game's own setup rules
+            result.fail(f"setup failed: {error}", key_lines.get(about))
         else:
             result.fail(f"setup failed: {error}")
         return result
@@ -408,7 +418,9 @@ def run_scenario(
                 if shapes is not None and not _reads_as_action(text, seats, shapes):
                     result.fail(f"action {number} '{text}' reads as no action of this game, "
                                 "so its refusal tests nothing: " + str(error), at)
-                elif wanted_error not in str(error):
+                # the reason only: a misspelt text's refusal lists the legal actions, which
+                # hold most texts an `error:` could name
+                elif wanted_error not in str(error).split("; legal: ", 1)[0]:
                     result.fail(f"action {number} '{text}' was refused with '{error}', "
                                 f"expected a message containing '{wanted_error}'", at)
                 wanted_error = None

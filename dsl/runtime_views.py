@@ -28,7 +28,13 @@ class StateViews(StateSeats):
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` may see: hidden zones and other players' secrets show counts only.
         `cards` holds the public 'per card' fields of the cards named in `zones` (a secret
-        zone's revealed cards too), keyed like `zones`, in zone order."""
+        zone's revealed cards too), keyed like `zones`, in zone order. A number that is no seat
+        of this count (5 in a game of two) sees what a spectator sees."""
+        if type(player) is not int:
+            raise TypeError(f"observation takes a seat's number (0 for "
+                            f"{self.player_name(0)}), not {player!r}")
+        if not 0 <= player < self.num_players:
+            player = -1  # seat F of a game of two was named and shown as a player
         view: dict[str, Any] = {
             "game": self.GAME,
             "player": self.player_name(player),

@@ -616,3 +616,14 @@ def test_the_checks_see_two_actions_of_one_id(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(state, "action_id", lambda action: 0)
     with pytest.raises(AssertionError, match="share an id"):
         Contract(game).check_ply(state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_observation_for_no_seat_of_the_count_is_a_spectators(name: str) -> None:
+    """observation(5) of a two-player Dynasty TCG named seat F and showed it as a player."""
+    state = load(name).new_game(seed=1)
+    spectator = state.observation(100)
+    assert spectator["player"] == "nobody"
+    assert state.observation(state.num_players) == spectator
+    with pytest.raises(TypeError, match="observation takes a seat's number"):
+        state.observation("A")  # type: ignore[arg-type]

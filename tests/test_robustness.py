@@ -457,3 +457,18 @@ def test_a_pipe_named_like_a_file_is_a_diagnostic_not_a_wait_for_ever(
     code, output = run_cli(game, *command, timeout=60)
     assert code == 1 and "Traceback" not in output, output
     assert "x." in output and ("pipe" in output or "no deck rules" in output), output
+
+
+def test_a_console_that_cannot_show_a_character_gets_an_escape(tmp_path: Path) -> None:
+    """With an ASCII console (LC_ALL=C), an excerpt holding 'é' ended the report with a
+    UnicodeEncodeError traceback, exit 1: a crash a CI could not tell from errors found."""
+    rules = tmp_path / "accent.rules"
+    rules.write_text('game accent {\n  title "Accent"\n  players 2\n}\n'
+                     'state { x: int = "Chiné" }\n', encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "compiler", "check", str(rules)], capture_output=True,
+        cwd=ROOT, check=False,
+        env={**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"})
+    err = completed.stderr.decode("ascii") + completed.stdout.decode("ascii")
+    assert completed.returncode == 1
+    assert "Traceback" not in err and "E0201" in err and 'x: int = "Chin\\xe9"' in err

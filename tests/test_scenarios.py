@@ -133,7 +133,7 @@ def test_github_annotations_are_one_line_each(
     assert code == 1
     [annotation, counts] = out.splitlines()
     assert annotation.startswith("::error file=")
-    assert annotation.endswith(",line=5,title=two%0Alines%2C 100%25::two%0Alines, 100%25: "
+    assert annotation.endswith(",line=5,col=1,title=two%0Alines%2C 100%25::two%0Alines, 100%25: "
                                "expected track = 5, got 0")
     assert counts == "scenarios: 0 passed, 1 failed"
 
@@ -200,7 +200,7 @@ def test_an_expected_refusal_of_a_text_that_is_no_action_fails(
      "a value that cannot be read at column 9: a whole number of 5,000 digits"),
     ("expect:\n  yes: 1\n", 5, "expect yes: no path 'yes'"),
     ("yes: 1\n", 4, "unknown key 'yes'"),
-    ("decks: {1: red, ~: blue}\n", 1, "decks given for unknown players: 1, ~"),  # Ruler's Gambit
+    ("decks: {1: red, ~: blue}\n", 4, "decks given for unknown players: 1, ~"),  # Ruler's Gambit
 ], ids=["line separators", "a huge number", "an expected path yes", "a key yes", "seat keys"])
 def test_what_yaml_reads_otherwise_is_reported_as_written_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -245,3 +245,40 @@ def test_a_view_path_that_names_nothing_the_seat_sees_fails_saying_why(
     code, output = run_test(tmp_path, GOOD + f"expect:\n  {path}: 1\n", monkeypatch, capsys)
     assert code == 1 and f"shape.scenario.yaml:5 shaped: expect {path}: " in output, output
     assert words in output, output
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("players: 3", "setup failed: dynasties is for 2 players, not 3"),
+    ("options: {nowarlords: true}", "setup failed: unknown option 'nowarlords'"),
+    ("decks: [red, blue]", "setup failed: dynasties takes no decks"),
+])
+def test_a_refused_count_option_or_deck_fails_at_its_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    body: str, message: str,
+) -> None:
+    """They were reported at the scenario's first line, where `seed:` and `rolls:` were at
+    their own."""
+    code, output = run_test(tmp_path, GOOD + body + "\n", monkeypatch, capsys)
+    assert code == 1, output
+    assert f"shape.scenario.yaml:4 shaped: {message}" in output
+
+
+def test_an_expected_refusal_is_matched_against_the_reason_not_the_legal_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'A places 99 on mongolia' reads as a placement, and its refusal lists the legal
+    actions: an `error:` naming one of them passed, testing nothing."""
+    text = GOOD + 'actions: ["A places 99 on mongolia"]\nexpect:\n  error: "A places 2 on tibet"\n'
+    code, output = run_test(tmp_path, text, monkeypatch, capsys)
+    assert code == 1, output
+    assert "expected a message containing 'A places 2 on tibet'" in output
+
+
+def test_no_scenario_found_fails_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    for fmt in ("text", "json"):
+        code = cli.main(["test", "--format", fmt, str(tmp_path)])
+        out = capsys.readouterr()
+        assert code == 1
+        assert f"no scenario found in {tmp_path}: scenario files end in .scenario.yaml" in out.err
