@@ -32,12 +32,14 @@ BEFORE = {
         'B keeps a tile',
         'B keeps a tile',
     ],
+    # since Lifelink deals nothing from the Recovery Zone (25a825a): the rollouts' results
+    # changed, and with them the search's choices
     'rulers_gambit': [
         'A puts back Mind Spike',
-        'A puts back Mirror Phantom',
-        'A puts back Dread Warden',
         'A puts back Frozen Snare',
         'A puts back Whispered Doubt',
+        'A puts back Dread Warden',
+        'A puts back Mirror Phantom',
         'A keeps their hand',
         'B puts back a card',
         'B puts back a card',
@@ -45,7 +47,7 @@ BEFORE = {
         'B puts back a card',
         'B puts back a card',
         'B keeps their hand',
-        'A does not charge',
+        'A charges a mana',
         'A normal calls Tide Reader',
     ],
     'dojo': [
