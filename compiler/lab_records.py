@@ -41,6 +41,10 @@ def header(game: str, setup: lab.Setup) -> dict[str, Any]:
             "coverage": setup.coverage}
     if setup.max_plies != lab.Setup.max_plies:  # files of runs with the default read as before
         head["max_plies"] = setup.max_plies
+    if setup.swap and len(setup.agents) > 2:
+        # seats move on one a game (lab.seating); files of two players read as before, and
+        # those of more, whose seats were reversed, are another run's
+        head["seating"] = "rotate"
     parsed: dict[str, Any] = json.loads(json.dumps(head))  # as a file gives it back
     return parsed
 

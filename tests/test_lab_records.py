@@ -193,3 +193,23 @@ def test_a_run_stopped_by_ctrl_c_resumes_to_the_whole_run(
     _, whole, _ = simulate(capsys, *argv[1:])
     assert resumed == whole
     assert [g["seed"] for g in lines(records)[1:]] == list(range(4, 2004))
+
+
+def test_a_file_of_three_players_with_reversed_seats_is_another_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seats of three or more players once were reversed in odd games: such a file, resumed by
+    a run that moves them on, would mix two seatings."""
+    rules = str(Path(__file__).resolve().parent / "games" / "last_stand.rules")
+    records = tmp_path / "three.jsonl"
+    argv = ["simulate", rules, "--agents", "random,greedy,random", "-n", "2", "--json",
+            "--records", str(records)]
+    assert cli.main(argv) == 0
+    lines = records.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["seating"] == "rotate"
+    del head["seating"]  # as the earlier lab wrote it
+    records.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    capsys.readouterr()
+    assert cli.main([*argv, "--resume", "-n", "3"]) == 2
+    assert 'another run: seating: null there, "rotate" in this run' in capsys.readouterr().err
