@@ -479,3 +479,5 @@ def test_a_move_the_rules_break_on_is_refused_and_undone(tmp_path: Path) -> None
     assert broken is not None
     with pytest.raises(SessionError, match=r"^setup failed: zone pile is full \(2\)$"):
         Session(load_python(broken), "breaks", seed=0)
+    # rules to fix, not a wrong request: exit 1, as simulate and play (it was 2, a usage error)
+    assert cli.main(["serve", str(rules), "--port", "0"]) == 1

@@ -44,7 +44,7 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
         return EXIT_FAIL
     from compiler import api
     from compiler.serve.catalogue import Catalogue
-    from compiler.serve.session import HOTSEAT, Session, SessionError, seat_names
+    from compiler.serve.session import HOTSEAT, RulesBroke, Session, SessionError, seat_names
 
     try:
         model, game = api.load_game_model(game_name)
@@ -60,7 +60,7 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
                           players=players)
     except SessionError as error:
         print(f"rulecraft serve: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_FAIL if isinstance(error, RulesBroke) else EXIT_USAGE
     problem = cannot_listen(args.host, args.port)
     if problem is not None:
         print(f"rulecraft serve: cannot listen on {args.host}:{args.port}: {problem}",

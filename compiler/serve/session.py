@@ -28,6 +28,11 @@ class SessionError(Exception):
     """A request the game refuses; the message is for the player."""
 
 
+class RulesBroke(SessionError):
+    """The rules broke setting the game up: not a wrong request, but rules to fix (exit 1, as
+    simulate and play end on it)."""
+
+
 @dataclass(frozen=True)
 class Move:
     action: Action
@@ -42,7 +47,7 @@ def seat_names(game: ModuleType, players: int, options: dict[str, object],
     try:
         state = game.new_game(seed=0, players=players, options=options, decks=decks)
     except RuleError as error:  # the rules' own error, whatever was asked
-        raise SessionError(f"setup failed: {error}") from None
+        raise RulesBroke(f"setup failed: {error}") from None
     except ValueError as error:
         raise SessionError(str(error)) from None
     return list(state.seats())[:players]
@@ -230,7 +235,7 @@ class Session:
             return self.game.new_game(seed=self.seed, players=self.players, options=self.options,
                                       decks=self.decks)
         except RuleError as error:
-            raise SessionError(f"setup failed: {error}") from None
+            raise RulesBroke(f"setup failed: {error}") from None
         except ValueError as error:
             raise SessionError(str(error)) from None
 
