@@ -9,20 +9,18 @@ disagree about what a legal deck is. Each broken rule is reported, at the card i
 
 from __future__ import annotations
 
-import re
-import traceback
 from types import ModuleType
 
 from compiler import symbols as sym
 from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.runtime_base import rule_at
 from dsl.source import Span
 
 # the codes of a card set that is not read, or not whole: a character, its bytes, its size, its
 # nesting, its YAML or shape, its card type
 _UNREAD_CARD_SET = frozenset({"E0003", "E0004", "E0005", "E0006", "E0403", "E0103"})
-_SOURCE_COMMENT = re.compile(r"\s*# .*:(\d+)$")  # the generated code's rulebook lines
 
 
 def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
@@ -137,20 +135,9 @@ def _broken_at(deck: n.DeckList, card: int, about_side: bool, index: dict[str, i
 
 def _failing_line(error: BaseException, checker: ModuleType) -> int | None:
     """The rulebook line of the deck rule that raised: the generated code above the failing
-    line says which rulebook line it is the code of."""
-    source = checker.__dict__.get("SOURCE")
-    if not isinstance(source, str):
-        return None
-    lines = source.splitlines()
-    failing = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
-               if frame.filename == checker.__dict__.get("FILENAME") and frame.lineno]
-    if not failing:
-        return None
-    for text in reversed(lines[:failing[-1]]):
-        found = _SOURCE_COMMENT.match(text)
-        if found:
-            return int(found[1])
-    return None
+    line says which rulebook line it is the code of (as for a rule that fails in play)."""
+    found = rule_at(error, checker.__dict__)
+    return found[1] if found else None
 
 
 def _names(expr: n.Expr) -> set[str]:

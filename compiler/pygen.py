@@ -9,12 +9,11 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
-import linecache
 import sys
 from types import ModuleType
 
 from compiler.model import GameModel
-from compiler.pygen_base import VERSION
+from compiler.pygen_base import VERSION, run_in_memory
 from compiler.pygen_wiring import WiringGenerator
 from compiler.pygen_wrap import comment_text, escape_docstring
 
@@ -83,8 +82,5 @@ def load_python(model: GameModel, source: str | None = None) -> ModuleType:
     module = ModuleType(f"rulecraft_games.{model.name}")
     module.__file__ = model.source_file
     sys.modules[module.__name__] = module
-    name = f"<{model.name} compiled from {model.source_file}>"
-    # its lines, for tracebacks and for a rule error naming its rule (runtime_base.rule_fault)
-    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-    exec(compile(source, name, "exec"), module.__dict__)  # noqa: S102
+    run_in_memory(module, source, f"<{model.name} compiled from {model.source_file}>")
     return module

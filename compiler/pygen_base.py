@@ -4,11 +4,12 @@ every part of the generator (compiler.pygen_*) builds on."""
 
 from __future__ import annotations
 
+import linecache
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import TracebackType
+from types import ModuleType, TracebackType
 
 from compiler import types as t
 from compiler.model import ActionInfo, FieldInfo, GameModel
@@ -142,6 +143,14 @@ def copy_expr(source: str, depth: int) -> str:
         return f"{source}[:]"
     var = f"x{depth}"
     return f"[{copy_expr(var, depth - 1)} for {var} in {source}]"
+
+
+
+def run_in_memory(module: ModuleType, source: str, filename: str) -> None:
+    """Run generated `source` as `module`'s code, its lines kept in linecache under `filename`:
+    for tracebacks, and for the rulebook line of a rule that fails (runtime_base.rule_at)."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), module.__dict__)  # noqa: S102
 
 
 @dataclass

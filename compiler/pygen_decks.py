@@ -12,7 +12,7 @@ from typing import overload
 
 from compiler import types as t
 from compiler.model import GameModel
-from compiler.pygen_base import Bindings
+from compiler.pygen_base import Bindings, run_in_memory
 from compiler.pygen_texts import TextGenerator
 from dsl import nodes as n
 
@@ -142,10 +142,8 @@ def load_deck_checker(model: GameModel) -> ModuleType:
     count = sum(len(r.entries) for r in model.records.values() if r.is_card)
     namespace["COLUMNS"] = {name: LazyColumn(count, value, namespace)
                             for name, value in sources.items()}
-    filename = f"<{model.name} deck rules from {model.source_file}>"
-    # for the line of a rule that fails on a deck (compiler.decks)
-    namespace["SOURCE"], namespace["FILENAME"] = source, filename
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
+    # its lines give the rulebook line of a rule that fails on a deck (compiler.decks)
+    run_in_memory(module, source, f"<{model.name} deck rules from {model.source_file}>")
     return module
 
 

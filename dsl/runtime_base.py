@@ -45,23 +45,31 @@ RULE_FAULTS = (ArithmeticError, LookupError, RecursionError)
 _RULE_LINE = re.compile(r"\s*# (\S.*):(\d+)\s*$")  # the `# file:line` comments of pygen
 
 
-def rule_fault(error: BaseException, module: str) -> RuleError:
-    """A RuleError for `error`, raised by the code of generated module `module` (its
-    __name__), naming the rulebook line of the rule that raised it: the `# file:line` comment
-    nearest above the last line of that module the traceback passed through."""
-    found = sys.modules.get(module)
-    space = getattr(found, "__dict__", None)
-    where, path, line = "", "", 0
+def rule_at(error: BaseException, space: Mapping[str, Any]) -> tuple[str, int] | None:
+    """The rulebook file and line of the rule whose generated code raised `error`: the
+    `# file:line` comment nearest above the last line the traceback passed through in the code
+    of the module whose globals are `space` (read through linecache: a module made in memory
+    registers its lines there; the text of an eval in it has none)."""
+    path, line = "", 0
     tb = error.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_globals is space:
-            path, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        frame = tb.tb_frame
+        if frame.f_globals is space and linecache.getline(frame.f_code.co_filename,
+                                                          tb.tb_lineno):
+            path, line = frame.f_code.co_filename, tb.tb_lineno
         tb = tb.tb_next
     for number in range(line, 0, -1):
         match = _RULE_LINE.match(linecache.getline(path, number))
         if match:
-            where = f" (the rule at {match.group(1)}:{match.group(2)})"
-            break
+            return match.group(1), int(match.group(2))
+    return None
+
+
+def rule_fault(error: BaseException, module: str) -> RuleError:
+    """A RuleError for `error`, raised by the code of generated module `module` (its
+    __name__), naming the rulebook line of the rule that raised it (rule_at)."""
+    found = rule_at(error, getattr(sys.modules.get(module), "__dict__", {}))
+    where = f" (the rule at {found[0]}:{found[1]})" if found else ""
     what = ("a division by zero" if isinstance(error, ZeroDivisionError)
             else "rules calling one another without end" if isinstance(error, RecursionError)
             else str(error) or type(error).__name__)

@@ -11,6 +11,7 @@ import pytest
 
 from compiler import cli
 from compiler.api import load_game
+from compiler.driver import check_rulebook
 from dsl.runtime_base import RuleError, item
 
 FAULTS = Path(__file__).resolve().parent / "games" / "faults.rules"
@@ -43,3 +44,13 @@ def test_simulate_reports_the_game_and_the_rule(capsys: pytest.CaptureFixture[st
     assert "Traceback" not in err
     assert "game 0 (seed 0): the rules broke after" in err
     assert "(the rule at " in err and "faults.rules:2" in err
+
+
+def test_a_deck_rule_that_fails_on_a_deck_names_its_rule() -> None:
+    """E0410's note finds the failing deck rule as a rule error in play does (rule_at)."""
+    cases = Path(__file__).resolve().parent / "cases"
+    compilation = check_rulebook(cases / "decks_rules_fail.rules")
+    [failed] = [d for d in compilation.diagnostics.sorted() if d.code == "E0410"]
+    [note] = failed.notes
+    assert note.startswith("the rule that fails is at ")
+    assert note.endswith("decks_rules_fail.rules:27")
