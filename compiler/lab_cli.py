@@ -22,7 +22,7 @@ from compiler.lab_records import RecordsError
 from compiler.lab_stats import Record, summarize
 from compiler.project import NO_SUCH_PATH, path_problem
 from dsl.runtime_base import RuleError
-from dsl.runtime_setup import counts_text
+from dsl.runtime_setup import count_refusal, counts_text
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -61,6 +61,10 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         return usage(str(error))
     low, high = game.INFO["players"]
     players: int | None = args.players
+    try:
+        counts = game.player_counts(options)  # an unknown option or value is refused here
+    except ValueError as error:
+        return usage(str(error))
     # One agent (random when --agents is not given) plays every seat of the game's count
     # (`--players N`, else the fewest it is for); listed agents are one per seat, and their
     # number is the count.
@@ -71,10 +75,9 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
     if not low <= len(specs) <= high:
         # written as new_game's refusal (and play's and serve's) writes it: '3-6', '2-4 or 6'
-        counts = counts_text(game.player_counts(options))
         if counted:
-            return usage(f"{game.INFO['name']} is for {counts} players, not {len(specs)}")
-        return usage(f"{len(specs)} agents for a game of {counts} players")
+            return usage(count_refusal(game.INFO["name"], counts, len(specs)))
+        return usage(f"{len(specs)} agents for a game of {counts_text(counts)} players")
     if args.report:
         folder = Path(args.report).resolve().parent
         if not folder.is_dir():  # said now, not after every game is played

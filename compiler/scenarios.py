@@ -31,7 +31,7 @@ from compiler.text_templates import TEMPLATE_FIELD, words
 from dsl.diagnostics import did_you_mean
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
-from dsl.runtime_setup import counts_text, merge_options
+from dsl.runtime_setup import count_refusal, merge_options
 from dsl.source import line_starts, position
 from dsl.yaml_limits import crossed_limit, repeated_key
 from dsl.yaml_origins import same_lines
@@ -382,8 +382,7 @@ def run_scenario(
         players = seat_count(game, int(data["players"]) if "players" in data else None, options)
         counts = game.player_counts(options)
         if players not in counts:
-            raise ValueError(f"{game.INFO['name']} is for {counts_text(counts)} players, "
-                             f"not {players}")
+            raise ValueError(count_refusal(game.INFO["name"], counts, players))
         about = "decks"
         state = game.new_game(seed=int(data.get("seed", 0)), players=players,
                               options=options or None, decks=data.get("decks"))

@@ -54,6 +54,12 @@ def counts_text(counts: Sequence[int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
+def count_refusal(game: str, counts: Sequence[int], players: int) -> str:
+    """new_game's refusal of a player count, for a tool that checks it first (to say it at a
+    scenario's `players:` key, or as a usage error): 'last_stand is for 3-4 or 6 players, not 5'."""
+    return f"{game} is for {counts_text(counts)} players, not {players}"
+
+
 def options_text(options: Mapping[str, object], words: Mapping[str, Sequence[str]]) -> str:
     """The options as `--option` writes them, for a refusal: 'mode=royale, rounds=9'."""
     shown = []

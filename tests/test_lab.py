@@ -505,6 +505,16 @@ def test_an_agent_option_of_the_wrong_name_or_kind_is_a_usage_error(
     assert agents.make("mcts:c=2,iterations=3,rollout_depth=4") is not None
 
 
+def test_a_refused_option_with_a_count_out_of_range_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Saying the counts the options allow read the options first, and refused them with a
+    traceback."""
+    code, _, err = simulate(capsys, "dynasty_tcg", "--option", "mode=melee", "--players", "9")
+    assert code == 2 and "option 'mode' is one of duel, war, royale, not 'melee'" in err
+    assert "Traceback" not in err
+
+
 def test_an_enum_option_without_a_member_names_the_members(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
